@@ -1,0 +1,110 @@
+import type { VersionResponse } from "@carecampus/contract";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import { authRoutes } from "./auth/routes";
+import type { TokenService } from "./auth/tokens";
+import type { Config } from "./config";
+import type { Database } from "./db/client";
+import { registerErrorHandling } from "./errors";
+import type { Mailer } from "./mail/mailer";
+import { preferenceRoutes } from "./preferences/routes";
+import { systemRoutes } from "./system/routes";
+import { userRoutes } from "./users/routes";
+import { registerSpa } from "./web/spa";
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  tokens: TokenService;
+  mailer: Mailer;
+  version: VersionResponse;
+  now: () => Date;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+/** 1 MiB: every JSON call of spec §7 is far smaller; imports raise their own limit. */
+const BODY_LIMIT = 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: boolean;
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+}
+
+/** The whole HTTP application without a port: main.ts listens, tests call app.inject(). */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: deps.config.logLevel } : false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: process.env.TRUST_PROXY === "true",
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.decorate("deps", deps);
+  app.decorateRequest("actor", null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its theme variables into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        mediaSrc: ["'self'", "blob:"],
+        fontSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: "CareCampus API", version: deps.version.version, description: "Spec §7 calls, under /api." },
+      servers: [{ url: "/api" }],
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+      await api.register(preferenceRoutes);
+    },
+    { prefix: "/api" },
+  );
+
+  await registerSpa(app, options.serveWeb ? deps.config.webDist : "/nonexistent", deps.config.settings);
+  return app;
+}

@@ -1,0 +1,60 @@
+import { ErrorCode, type Language, type LoginResponse } from "@carecampus/contract";
+import { and, inArray, isNotNull } from "drizzle-orm";
+import type { AppDeps } from "../app";
+import { users } from "../db/schema";
+import { AppError } from "../errors";
+import { createNotifications } from "../notifications/service";
+import { findUserByLogin, getUser, loadSessionUser, usersWithRole } from "../users/service";
+import { verifyPassword } from "./passwords";
+
+/** Login: unknown login and wrong password give the same answer (1000) in the same time. */
+export async function login(deps: AppDeps, loginName: string, password: string): Promise<LoginResponse> {
+  const found = await findUserByLogin(deps.database.db, loginName);
+  const ok = await verifyPassword(found?.passwordHash, password);
+  if (!found || !ok) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
+  const user = await getUser(deps.database.db, found.id);
+  const session = await loadSessionUser(deps.database.db, found.id);
+  if (!user || !session) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
+  const token = await deps.tokens.sign({ ...session, language: user.language });
+  return { token, user };
+}
+
+export async function refresh(deps: AppDeps, userId: number, language: Language): Promise<string> {
+  const session = await loadSessionUser(deps.database.db, userId);
+  if (!session) throw new AppError(ErrorCode.sessionExpired, "Session expired");
+  return deps.tokens.sign({ ...session, language });
+}
+
+/**
+ * Forgot password (ARCHITECTURE decision 8): informs the administrators of the user's
+ * facility — superusers for users without one. An unknown login gets the same answer as a
+ * known one, so the call reveals nothing about which logins exist.
+ */
+export async function forgotPassword(deps: AppDeps, loginName: string): Promise<void> {
+  const { db } = deps.database;
+  const found = await findUserByLogin(db, loginName);
+  if (!found) return;
+  const user = await getUser(db, found.id);
+  if (!user) return;
+  const adminIds =
+    user.facility === null
+      ? await usersWithRole(db, "superchris", null)
+      : await usersWithRole(db, "administrator", user.facility.id);
+  const recipients = adminIds.filter((id) => id !== user.id);
+  if (recipients.length === 0) throw new AppError(ErrorCode.adminDoesNotExist, "No administrator to inform");
+  await createNotifications(db, recipients, "PASSWORD_RESET_REQUEST", {
+    key: "notifications.passwordReset",
+    values: { login: user.login, name: user.name, surname: user.surname },
+  });
+  const mails = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(inArray(users.id, recipients), isNotNull(users.email)));
+  const to = mails.map((m) => m.email).filter((e): e is string => !!e);
+  void deps.mailer.send(
+    to,
+    "CareCampus: Passwort vergessen / password reset request",
+    `${user.name} ${user.surname} (${user.login}) hat das Passwort vergessen und bittet um ein neues.\n` +
+      `${user.name} ${user.surname} (${user.login}) forgot their password and asks for a new one.`,
+  );
+}

@@ -1,0 +1,78 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { ErrorCode, TokenClaims } from "@carecampus/contract";
+import { errors, jwtVerify, SignJWT } from "jose";
+import { AppError } from "../errors";
+
+export interface TokenSubject {
+  id: number;
+  name: string;
+  surname: string;
+  roles: TokenClaims["roles"];
+  login: string;
+  facilityId: number | null;
+  language: TokenClaims["lng"];
+  tokenVersion: number;
+}
+
+export interface VerifiedToken extends TokenClaims {
+  ver: number;
+}
+
+export interface TokenService {
+  sign(subject: TokenSubject): Promise<string>;
+  /** Throws AppError 1010 for any token that is not ours, tampered, or expired. */
+  verify(token: string): Promise<VerifiedToken>;
+}
+
+export function createTokenService(secret: Uint8Array, lifetimeSeconds: number, now: () => Date): TokenService {
+  return {
+    async sign(s) {
+      const iat = Math.floor(now().getTime() / 1000);
+      return new SignJWT({
+        name: s.name,
+        surname: s.surname,
+        roles: s.roles,
+        login: s.login,
+        facility: s.facilityId,
+        lng: s.language,
+        ver: s.tokenVersion,
+      })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject(String(s.id))
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + lifetimeSeconds)
+        .sign(secret);
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ["HS256"],
+          currentDate: now(),
+          requiredClaims: ["exp", "sub"],
+        });
+        const claims = TokenClaims.safeParse(payload);
+        if (!claims.success || typeof payload.ver !== "number") throw new AppError(ErrorCode.sessionExpired);
+        return { ...claims.data, ver: payload.ver };
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (err instanceof errors.JOSEError) throw new AppError(ErrorCode.sessionExpired, "Session expired");
+        throw new AppError(ErrorCode.sessionExpired, "Session expired");
+      }
+    },
+  };
+}
+
+/** JWT_SECRET, or a secret generated once and kept in the data directory. */
+export function loadSecret(configured: string | undefined, dataDir: string): Uint8Array {
+  if (configured) return new TextEncoder().encode(configured);
+  const file = path.join(dataDir, "jwt-secret");
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, crypto.randomBytes(48).toString("base64url"), { flag: "wx", mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, "utf8").trim());
+}

@@ -1,0 +1,35 @@
+import type { AppDeps } from "./app";
+import { createTokenService, loadSecret } from "./auth/tokens";
+import type { Config } from "./config";
+import { openDatabase } from "./db/client";
+import { type SeedResult, seedIfEmpty } from "./demo/seed";
+import { createMailer } from "./mail/mailer";
+import { readVersion } from "./system/version";
+
+/** Opens the database (migrating it), seeds an empty one, and wires the services. */
+export async function createDeps(
+  config: Config,
+  log: (err: unknown) => void,
+): Promise<{ deps: AppDeps; seed: SeedResult }> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? undefined : config.dataDir,
+    fsync: config.pgliteFsync,
+  });
+  try {
+    const seed = await seedIfEmpty(database.db, config.demoData, config.adminPassword);
+    const now = () => new Date();
+    const deps: AppDeps = {
+      config,
+      database,
+      tokens: createTokenService(loadSecret(config.jwtSecret, config.dataDir), config.tokenLifetimeSeconds, now),
+      mailer: createMailer(config.smtpUrl, config.smtpFrom, log),
+      version: readVersion(),
+      now,
+    };
+    return { deps, seed };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}

@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
+/** A transaction handle; services accept `Db | Tx` where they can run inside one. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
+
+export class DataDirInUseError extends Error {}
+
+/**
+ * PGlite has no lock of its own: two processes on one directory corrupt it. A lock file
+ * holding the owner's pid refuses a second process; a stale lock (owner gone) is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const lockFile = path.join(dir, "carecampus.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      return () => {
+        try {
+          if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(fs.readFileSync(lockFile, "utf8"));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirInUseError(
+          `The data directory ${dir} is in use by another CareCampus process (pid ${owner}). ` +
+            "Stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.",
+        );
+      }
+      fs.rmSync(lockFile, { force: true });
+    }
+  }
+  throw new DataDirInUseError(`Could not lock the data directory ${dir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite directory; `undefined` keeps the database in memory (tests). */
+  pgliteDir?: string | undefined;
+  /** PGlite starts PostgreSQL with fsync off (-F) by default; true drops that flag. */
+  fsync?: boolean;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client's error (server restart) must not crash the process.
+    pool.on("error", () => {});
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder });
+    return {
+      db,
+      kind: "postgres",
+      ping: async () => {
+        await pool.query("select 1");
+      },
+      close: () => pool.end(),
+    };
+  }
+  const unlock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => {};
+  try {
+    const startParams = options.fsync
+      ? PGlite.defaultStartParams.filter((p: string) => p !== "-F")
+      : PGlite.defaultStartParams;
+    const client = await PGlite.create({
+      ...(options.pgliteDir ? { dataDir: path.join(options.pgliteDir, "pglite") } : {}),
+      startParams,
+    });
+    // drizzle's pglite and node-postgres drivers share the query builder; one type serves both.
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: "pglite",
+      ping: async () => {
+        await client.query("select 1");
+      },
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}

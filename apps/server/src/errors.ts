@@ -1,0 +1,68 @@
+import { type ErrorBody, ErrorCode, errorStatus } from "@carecampus/contract";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/** A foreseen failure: the one handler turns it into the spec §8 body. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    status?: number,
+  ) {
+    super(message ?? `error ${code}`);
+    this.status = status ?? errorStatus[code];
+    this.hasMessage = message !== undefined;
+  }
+  readonly hasMessage: boolean;
+}
+
+export function errorBody(code: number, status: number, message?: string): ErrorBody {
+  return message === undefined
+    ? { error_code: code, status_code: status }
+    : { error_code: code, message, status_code: status };
+}
+
+const FASTIFY_CODES: Record<string, { code: ErrorCode; status: number; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: ErrorCode.malformedJson, status: 400, message: "Malformed JSON body" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.malformedJson, status: 400, message: "Empty JSON body" },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCode.payloadTooLarge, status: 413, message: "Request body too large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.validation, status: 415, message: "Unsupported content type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.validation, status: 400, message: "Invalid content length" },
+};
+
+/** invalid byte sequence, untranslatable character, string too long, numeric out of range */
+const PG_INPUT_ERRORS = new Set(["22021", "22P05", "22001", "22003"]);
+
+/** One handler for every failure: spec §8 body, right status, internals hidden on 5xx. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof AppError) {
+      const err = error;
+      return reply.status(err.status).send(errorBody(err.code, err.status, err.hasMessage ? err.message : undefined));
+    }
+    const err = error as FastifyError;
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const message = err.validation
+        .slice(0, 5)
+        .map((v) => `${v.instancePath.replace(/^\//, "").replaceAll("/", ".") || err.validationContext}: ${v.message}`)
+        .join("; ");
+      return reply.status(400).send(errorBody(ErrorCode.validation, 400, message));
+    }
+    const known = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (known) return reply.status(known.status).send(errorBody(known.code, known.status, known.message));
+    // Defence in depth: input PostgreSQL cannot store is the caller's fault, not ours.
+    const pgCode = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+    if (pgCode && PG_INPUT_ERRORS.has(pgCode)) {
+      return reply.status(400).send(errorBody(ErrorCode.validation, 400, "Invalid characters in the input"));
+    }
+    if (err.statusCode === 429) {
+      return reply.status(429).send(errorBody(ErrorCode.rateLimited, 429, "Too many attempts, please wait a minute"));
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send(errorBody(ErrorCode.validation, err.statusCode, err.message));
+    }
+    request.log.error({ err }, "unexpected error");
+    return reply.status(500).send(errorBody(ErrorCode.unexpected, 500, "Unexpected error"));
+  });
+}

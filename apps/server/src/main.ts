@@ -1,0 +1,50 @@
+import { buildApp } from "./app";
+import { createDeps } from "./bootstrap";
+import { ConfigError, loadConfig } from "./config";
+import { DataDirInUseError } from "./db/client";
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = loadConfig();
+  const { deps, seed } = await createDeps(config, (err) => console.error(err));
+  const app = await buildApp(deps, { logger: true, serveWeb: true });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down: draining requests");
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+      await deps.database.close();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  await app.listen({ port: config.port, host: config.host });
+  const db = deps.database.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)";
+  const lines = [
+    "",
+    `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
+    `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
+    ...seed.lines,
+    "",
+  ];
+  console.log(lines.join("\n"));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+    console.error(err.message);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,220 @@
+import {
+  type AccountPatch,
+  Avatar,
+  ErrorCode,
+  isValidPassword,
+  Language,
+  type Role,
+  type Salutation,
+  Theme,
+  type User,
+} from "@carecampus/contract";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { hashPassword, verifyPassword } from "../auth/passwords";
+import type { Db, Tx } from "../db/client";
+import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
+import { AppError } from "../errors";
+
+export interface SessionUser {
+  id: number;
+  login: string;
+  name: string;
+  surname: string;
+  facilityId: number | null;
+  tokenVersion: number;
+  roles: Role[];
+}
+
+/** One round trip: the user with their roles, for every authenticated request. */
+export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionUser | undefined> {
+  const rows = await db
+    .select({
+      id: users.id,
+      login: users.login,
+      name: users.name,
+      surname: users.surname,
+      facilityId: users.facilityId,
+      tokenVersion: users.tokenVersion,
+      roles: sql<
+        Role[] | null
+      >`(select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${users.id})`,
+    })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  const row = rows[0];
+  return row ? { ...row, roles: row.roles ?? [] } : undefined;
+}
+
+export async function findUserByLogin(db: Db | Tx, login: string) {
+  const rows = await db
+    .select({ id: users.id, passwordHash: users.passwordHash, facilityId: users.facilityId })
+    .from(users)
+    .where(eq(sql`lower(${users.login})`, login.normalize("NFC").trim().toLowerCase()))
+    .limit(1);
+  return rows[0];
+}
+
+/** The whole user of spec §3 (without the password), as the account screens see it. */
+export async function getUser(db: Db | Tx, id: number): Promise<User | undefined> {
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      surname: users.surname,
+      login: users.login,
+      email: users.email,
+      salutation: users.salutation,
+      showHelpRedirect: users.showHelpRedirect,
+      passive: users.passive,
+      expiresAt: users.expiresAt,
+      facilityId: facilities.id,
+      facilityName: facilities.name,
+      avatar: preferences.avatar,
+      language: preferences.language,
+      theme: preferences.theme,
+      roles: sql<
+        Role[] | null
+      >`(select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${users.id})`,
+      activities: sql<
+        number[] | null
+      >`(select array_agg(${userActivities.activityId} order by ${userActivities.activityId}) from ${userActivities} where ${userActivities.userId} = ${users.id})`,
+      qualifications: sql<
+        number[] | null
+      >`(select array_agg(${userQualifications.qualificationId} order by ${userQualifications.qualificationId}) from ${userQualifications} where ${userQualifications.userId} = ${users.id})`,
+    })
+    .from(users)
+    .leftJoin(facilities, eq(facilities.id, users.facilityId))
+    .leftJoin(preferences, eq(preferences.userId, users.id))
+    .where(eq(users.id, id))
+    .limit(1);
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    name: r.name,
+    surname: r.surname,
+    login: r.login,
+    email: r.email,
+    salutation: r.salutation as Salutation,
+    facility: r.facilityId !== null && r.facilityName !== null ? { id: r.facilityId, name: r.facilityName } : null,
+    roles: r.roles ?? [],
+    activities: r.activities ?? [],
+    qualifications: r.qualifications ?? [],
+    show_help_redirect: r.showHelpRedirect,
+    avatar: Avatar.catch("female").parse(r.avatar),
+    language: Language.catch("de").parse(r.language),
+    theme: Theme.catch("carely").parse(r.theme),
+    passive: r.passive,
+    expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
+  };
+}
+
+export interface NewUser {
+  login: string;
+  name: string;
+  surname: string;
+  password: string;
+  roles: Role[];
+  facilityId: number | null;
+  email?: string | null;
+  salutation?: Salutation;
+  activityIds?: number[];
+  qualificationIds?: number[];
+  avatar?: Avatar;
+}
+
+/** Inserts a user with roles, preferences and lists; call inside a transaction. */
+export async function insertUser(tx: Db | Tx, u: NewUser, passwordHash?: string): Promise<number> {
+  const inserted = await tx
+    .insert(users)
+    .values({
+      login: u.login,
+      name: u.name,
+      surname: u.surname,
+      salutation: u.salutation ?? "-",
+      email: u.email ?? null,
+      facilityId: u.facilityId,
+      passwordHash: passwordHash ?? (await hashPassword(u.password)),
+    })
+    .returning({ id: users.id });
+  const id = (inserted[0] as { id: number }).id;
+  const roles = u.roles.length > 0 ? u.roles : (["employee"] as Role[]);
+  await tx.insert(userRoles).values(roles.map((role) => ({ userId: id, role })));
+  await tx.insert(preferences).values({ userId: id, avatar: u.avatar ?? "female" });
+  if (u.activityIds?.length) {
+    await tx.insert(userActivities).values(u.activityIds.map((activityId) => ({ userId: id, activityId })));
+  }
+  if (u.qualificationIds?.length) {
+    await tx
+      .insert(userQualifications)
+      .values(u.qualificationIds.map((qualificationId) => ({ userId: id, qualificationId })));
+  }
+  return id;
+}
+
+export async function isLoginTaken(db: Db | Tx, login: string, exceptUserId?: number): Promise<boolean> {
+  const lower = eq(sql`lower(${users.login})`, login.toLowerCase());
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(exceptUserId === undefined ? lower : and(lower, ne(users.id, exceptUserId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The account changes of spec §7 PATCH /auth/users/{id}: login, e-mail or password. */
+export async function changeAccount(db: Db, userId: number, patch: AccountPatch): Promise<void> {
+  switch (patch.property) {
+    case "login": {
+      const login = patch.value.value;
+      await db.transaction(async (tx) => {
+        if (await isLoginTaken(tx, login, userId)) throw new AppError(ErrorCode.loginInUse, "Username already in use");
+        await tx.update(users).set({ login, updatedAt: new Date() }).where(eq(users.id, userId));
+      });
+      return;
+    }
+    case "email":
+      await db.update(users).set({ email: patch.value.value, updatedAt: new Date() }).where(eq(users.id, userId));
+      return;
+    case "password": {
+      const { password, new_password } = patch.value;
+      const rows = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+      if (!(await verifyPassword(rows[0]?.hash, password))) {
+        // 400, not 401: a wrong old password must not end the session in the client.
+        throw new AppError(ErrorCode.invalidCredentials, "The current password is wrong", 400);
+      }
+      if (!isValidPassword(new_password)) {
+        throw new AppError(ErrorCode.validation, "The new password does not meet the password rules");
+      }
+      const hash = await hashPassword(new_password);
+      // Raising token_version ends every session of this user: they log in again.
+      await db
+        .update(users)
+        .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .where(eq(users.id, userId));
+      return;
+    }
+  }
+}
+
+export async function hideHelpRedirect(db: Db, userId: number): Promise<void> {
+  await db.update(users).set({ showHelpRedirect: false }).where(eq(users.id, userId));
+}
+
+/** Ids of users holding `role` in `facilityId` (facility null: users of every facility). */
+export async function usersWithRole(db: Db | Tx, role: Role, facilityId: number | null): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .where(
+      facilityId === null ? eq(userRoles.role, role) : and(eq(userRoles.role, role), eq(users.facilityId, facilityId)),
+    );
+  return rows.map((r) => r.id);
+}
+
+export async function countUsers(db: Db | Tx): Promise<number> {
+  const rows = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+  return rows[0]?.n ?? 0;
+}

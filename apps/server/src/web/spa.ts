@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ErrorCode, SETTING_NAMES, type Settings, settingsToStrings } from "@carecampus/contract";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import { errorBody } from "../errors";
+
+const escapeAttr = (s: string) =>
+  s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+
+/** index.html with the spec §9 settings written as <meta> tags (ARCHITECTURE decision 12). */
+export function renderIndex(html: string, settings: Settings): string {
+  const values = settingsToStrings(settings);
+  const tags = SETTING_NAMES.map((n) => `<meta name="${n}" content="${escapeAttr(values[n])}">`).join("\n    ");
+  return html.replace("</head>", `  ${tags}\n  </head>`);
+}
+
+/**
+ * Serves the built single-page app: hashed assets with long caching, index.html (with the
+ * settings) for every other GET that is not under /api. Unknown /api paths answer 404 JSON.
+ */
+export async function registerSpa(app: FastifyInstance, distDir: string, settings: Settings): Promise<void> {
+  const indexFile = path.join(distDir, "index.html");
+  const index = fs.existsSync(indexFile) ? renderIndex(fs.readFileSync(indexFile, "utf8"), settings) : undefined;
+  if (index) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: false,
+      // index.html goes out only with its settings, through the not-found handler below.
+      allowedPath: (pathName) => pathName !== "/index.html",
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header("cache-control", "public, max-age=31536000, immutable");
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split("?")[0] ?? "";
+    if (
+      url === "/api" ||
+      url.startsWith("/api/") ||
+      !index ||
+      (request.method !== "GET" && request.method !== "HEAD")
+    ) {
+      return reply.status(404).send(errorBody(ErrorCode.notFound, 404, "Not found"));
+    }
+    return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(index);
+  });
+}

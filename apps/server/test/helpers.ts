@@ -1,0 +1,156 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { LoginResponse, Role } from "@carecampus/contract";
+import type { FastifyInstance } from "fastify";
+import pg from "pg";
+import { type AppDeps, buildApp } from "../src/app";
+import { hashPassword } from "../src/auth/passwords";
+import { createTokenService } from "../src/auth/tokens";
+import { type Config, loadConfig } from "../src/config";
+import { type Database, openDatabase } from "../src/db/client";
+import { facilities } from "../src/db/schema";
+import { seedReferenceLists } from "../src/demo/seed";
+import { createMailer, type Mailer } from "../src/mail/mailer";
+import { insertUser } from "../src/users/service";
+
+/** `TEST_DB=pg` (with DATABASE_URL) runs the API tests on PostgreSQL, else on in-memory PGlite. */
+export const onPostgres = process.env.TEST_DB === "pg";
+
+async function openTestDatabase(): Promise<Database> {
+  if (!onPostgres) return openDatabase({});
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("TEST_DB=pg needs DATABASE_URL");
+  // Every test file gets its own database on the server, dropped when the file is done.
+  const name = `cc_test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: AppDeps;
+  clock: { now: Date };
+  close(): Promise<void>;
+}
+
+export interface TestOptions {
+  env?: Record<string, string>;
+  mailer?: Mailer;
+}
+
+/** A fresh app on a fresh database with an adjustable clock. */
+export async function createTestApp(options: TestOptions = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-test-"));
+  const config: Config = loadConfig({ DATA_DIR: dataDir, LOGIN_RATE_LIMIT: "1000", ...options.env });
+  const database = await openTestDatabase();
+  await seedReferenceLists(database.db);
+  const clock = { now: new Date() };
+  const now = () => new Date(clock.now);
+  const deps: AppDeps = {
+    config,
+    database,
+    tokens: createTokenService(new TextEncoder().encode("t".repeat(48)), config.tokenLifetimeSeconds, now),
+    mailer: options.mailer ?? createMailer(undefined, config.smtpFrom, () => {}),
+    version: { short_hash: "abc1234", date: "2026-11-22T00:00:00Z", version: "0.0.0-test" },
+    now,
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    close: async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const PASSWORD = "Test-1234!";
+let passwordHash: Promise<string> | undefined;
+
+export async function createFacility(ctx: TestContext, name = `Haus ${crypto.randomUUID().slice(0, 8)}`) {
+  const [row] = await ctx.deps.database.db.insert(facilities).values({ name }).returning();
+  return row as { id: number; name: string };
+}
+
+let counter = 0;
+export interface TestUser {
+  id: number;
+  login: string;
+  roles: Role[];
+  facilityId: number | null;
+}
+
+/** A user with the given roles (hash computed once per run: argon2 is slow on purpose). */
+export async function createUser(
+  ctx: TestContext,
+  roles: Role[],
+  facilityId: number | null,
+  extra: { login?: string; email?: string } = {},
+): Promise<TestUser> {
+  passwordHash ??= hashPassword(PASSWORD);
+  counter += 1;
+  const login = extra.login ?? `${roles[0]}${counter}`;
+  const id = await insertUser(
+    ctx.deps.database.db,
+    {
+      login,
+      name: "Test",
+      surname: `User ${counter}`,
+      password: PASSWORD,
+      roles,
+      facilityId,
+      email: extra.email ?? null,
+    },
+    await passwordHash,
+  );
+  return { id, login, roles, facilityId };
+}
+
+export async function login(ctx: TestContext, loginName: string, password = PASSWORD): Promise<string> {
+  const res = await ctx.app.inject({ method: "POST", url: "/api/auth/login", payload: { login: loginName, password } });
+  if (res.statusCode !== 200) throw new Error(`login ${loginName} failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as LoginResponse).token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The five roles and two facilities of most permission tests. */
+export async function createCast(ctx: TestContext) {
+  const a = await createFacility(ctx);
+  const b = await createFacility(ctx);
+  const users = {
+    superchris: await createUser(ctx, ["superchris"], null),
+    contentmanager: await createUser(ctx, ["contentmanager"], null),
+    administrator: await createUser(ctx, ["administrator"], a.id),
+    supervisor: await createUser(ctx, ["supervisor"], a.id),
+    employee: await createUser(ctx, ["employee"], a.id),
+    administratorB: await createUser(ctx, ["administrator"], b.id),
+    employeeB: await createUser(ctx, ["employee"], b.id),
+  };
+  const tokens = {} as Record<keyof typeof users, string>;
+  for (const [key, user] of Object.entries(users)) {
+    tokens[key as keyof typeof users] = await login(ctx, user.login);
+  }
+  return { facilityA: a, facilityB: b, users, tokens };
+}

@@ -1,0 +1,74 @@
+import { z } from "zod";
+
+/** Error codes of spec §8. The web client translates them; the server sends them. */
+export const ErrorCode = {
+  unexpected: -1,
+  invalidCredentials: 1000,
+  loginInUse: 1001,
+  userNotFound: 1002,
+  facilityNotFound: 1003,
+  helpRequestNotFound: 1004,
+  trainingNotFound: 1005,
+  questionnaireNotFound: 1006,
+  questionNotFound: 1007,
+  answerNotOfQuestion: 1008,
+  imageNotFound: 1009,
+  sessionExpired: 1010,
+  certificateNotFound: 1011,
+  maxUsersReached: 1012,
+  maxFacilitiesReached: 1013,
+  facilityRequired: 1014,
+  notAllowedToSeeEmployees: 1015,
+  adminDoesNotExist: 1016,
+  // Codes beyond the catalogue for generic HTTP failures (validation, forbidden, …).
+  validation: 1100,
+  forbidden: 1101,
+  notFound: 1102,
+  payloadTooLarge: 1103,
+  rateLimited: 1104,
+  conflict: 1105,
+  malformedJson: 1106,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The HTTP status each code answers with. */
+export const errorStatus: Record<ErrorCode, number> = {
+  [ErrorCode.unexpected]: 500,
+  [ErrorCode.invalidCredentials]: 401,
+  [ErrorCode.loginInUse]: 409,
+  [ErrorCode.userNotFound]: 404,
+  [ErrorCode.facilityNotFound]: 404,
+  [ErrorCode.helpRequestNotFound]: 404,
+  [ErrorCode.trainingNotFound]: 404,
+  [ErrorCode.questionnaireNotFound]: 404,
+  [ErrorCode.questionNotFound]: 404,
+  [ErrorCode.answerNotOfQuestion]: 400,
+  [ErrorCode.imageNotFound]: 404,
+  [ErrorCode.sessionExpired]: 401,
+  [ErrorCode.certificateNotFound]: 404,
+  [ErrorCode.maxUsersReached]: 409,
+  [ErrorCode.maxFacilitiesReached]: 409,
+  [ErrorCode.facilityRequired]: 400,
+  [ErrorCode.notAllowedToSeeEmployees]: 403,
+  [ErrorCode.adminDoesNotExist]: 404,
+  [ErrorCode.validation]: 400,
+  [ErrorCode.forbidden]: 403,
+  [ErrorCode.notFound]: 404,
+  [ErrorCode.payloadTooLarge]: 413,
+  [ErrorCode.rateLimited]: 429,
+  [ErrorCode.conflict]: 409,
+  [ErrorCode.malformedJson]: 400,
+};
+
+export const ErrorBody = z
+  .object({
+    error_code: z.number().int(),
+    message: z.string().optional(),
+    status_code: z.number().int(),
+  })
+  .meta({ id: "ErrorBody" });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return ErrorBody.safeParse(value).success;
+}

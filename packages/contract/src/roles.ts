@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** Role names on the wire (ARCHITECTURE decision 1), most powerful first. */
+export const ROLES = ["superchris", "contentmanager", "administrator", "supervisor", "employee"] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+/** Roles that belong to no facility; every other role needs one (spec §5, §6). */
+export const FACILITYLESS_ROLES: readonly Role[] = ["superchris", "contentmanager"];
+
+/** superchris passes every role check (spec §6). */
+export function hasAnyRole(roles: readonly Role[], allowed: readonly Role[]): boolean {
+  return roles.includes("superchris") || roles.some((r) => allowed.includes(r));
+}
+
+/** Staff who see the progress overview, calendar, user search and help requests. */
+export const STAFF_ROLES: readonly Role[] = ["administrator", "supervisor", "contentmanager"];
+/** Roles that create and edit users. */
+export const USER_EDITOR_ROLES: readonly Role[] = ["administrator", "contentmanager"];
+
+/** Roles that see every facility (the rest are bound to their own). */
+export function seesAllFacilities(roles: readonly Role[]): boolean {
+  return roles.includes("superchris") || roles.includes("contentmanager");
+}
+
+/** i18n key of a role's label; contentmanager is shown as "Super-Admin". */
+export function roleLabelKey(role: Role): string {
+  return `roles.${role}`;
+}
+
+/** The roles a route of spec §2 admits; `null` means every logged-in user. */
+export const ROUTE_ROLES = {
+  home: null,
+  topic: ["employee"],
+  profile: null,
+  account: null,
+  editUser: USER_EDITOR_ROLES,
+  progress: STAFF_ROLES,
+  calendar: STAFF_ROLES,
+  users: STAFF_ROLES,
+  helpRequests: STAFF_ROLES,
+  help: null,
+  wiki: null,
+} as const satisfies Record<string, readonly Role[] | null>;
+export type RouteName = keyof typeof ROUTE_ROLES;
+
+export function mayOpenRoute(roles: readonly Role[], route: RouteName): boolean {
+  const allowed = ROUTE_ROLES[route];
+  return allowed === null || hasAnyRole(roles, allowed);
+}

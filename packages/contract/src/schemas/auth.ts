@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { Role } from "../roles";
+import { PASSWORD_MAX_LENGTH } from "../rules/password";
+import { Avatar, Language, Theme } from "../settings";
+import { Id, noNul, RequiredText } from "./common";
+
+export const Salutation = z.enum(["Mr", "Ms", "-"]);
+export type Salutation = z.infer<typeof Salutation>;
+
+/** Claims of the session token (spec §3). */
+export const TokenClaims = z.object({
+  exp: z.number(),
+  sub: z.string(),
+  name: z.string(),
+  surname: z.string(),
+  roles: z.array(Role),
+  login: z.string(),
+  facility: z.number().int().nullable(),
+  lng: Language,
+});
+export type TokenClaims = z.infer<typeof TokenClaims>;
+
+export const FacilityRef = z.object({ id: z.number().int(), name: z.string() }).meta({ id: "FacilityRef" });
+
+/** The user as the account screens and the session see it (spec §3). */
+export const User = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    surname: z.string(),
+    login: z.string(),
+    facility: FacilityRef.nullable(),
+    roles: z.array(Role),
+    email: z.string().nullable(),
+    salutation: Salutation,
+    activities: z.array(z.number().int()),
+    qualifications: z.array(z.number().int()),
+    show_help_redirect: z.boolean(),
+    avatar: Avatar,
+    language: Language,
+    theme: Theme,
+    passive: z.boolean(),
+    expires_at: z.string().nullable(),
+  })
+  .meta({ id: "User" });
+export type User = z.infer<typeof User>;
+
+export const LoginRequest = z
+  .object({
+    login: z.string().trim().min(1).max(100).refine(noNul),
+    password: z.string().min(1).max(PASSWORD_MAX_LENGTH).refine(noNul),
+  })
+  .strict()
+  .meta({ id: "LoginRequest" });
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const TokenResponse = z.object({ token: z.string() }).meta({ id: "TokenResponse" });
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+export const LoginResponse = z.object({ token: z.string(), user: User }).meta({ id: "LoginResponse" });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const RefreshQuery = z.object({ lang: Language.optional() }).strict();
+
+export const ForgotPasswordRequest = z
+  .object({ user_login: z.string().trim().min(1).max(100).refine(noNul) })
+  .strict()
+  .meta({ id: "ForgotPasswordRequest" });
+export const ForgotPasswordResponse = z.object({ informed: z.literal(true) }).meta({ id: "ForgotPasswordResponse" });
+
+/** A username: no whitespace anywhere (spec §5). */
+export const Login = RequiredText(100).pipe(z.string().regex(/^\S+$/, "no spaces"));
+
+export const AccountPatch = z
+  .discriminatedUnion("property", [
+    z.object({ property: z.literal("login"), value: z.object({ value: Login }).strict() }).strict(),
+    z
+      .object({
+        property: z.literal("email"),
+        value: z.object({ value: z.string().trim().max(254).pipe(z.email()).refine(noNul) }).strict(),
+      })
+      .strict(),
+    z
+      .object({
+        property: z.literal("password"),
+        value: z
+          .object({
+            password: z.string().min(1).max(PASSWORD_MAX_LENGTH).refine(noNul),
+            new_password: z.string().min(1).max(PASSWORD_MAX_LENGTH).refine(noNul),
+          })
+          .strict(),
+      })
+      .strict(),
+  ])
+  .meta({ id: "AccountPatch" });
+export type AccountPatch = z.infer<typeof AccountPatch>;
+
+export const UserIdParams = z.object({ id: Id }).strict();

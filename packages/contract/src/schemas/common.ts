@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+export const Id = z.coerce.number().int().positive().max(2_147_483_647);
+export const IdParams = z.object({ id: Id }).strict();
+
+export const HealthResponse = z.object({ status: z.literal("ok") }).meta({ id: "Health" });
+export const VersionResponse = z
+  .object({ short_hash: z.string(), date: z.string(), version: z.string() })
+  .meta({ id: "Version" });
+export type VersionResponse = z.infer<typeof VersionResponse>;
+
+/** PostgreSQL text cannot hold NUL; refuse it at the edge instead of failing in the database. */
+export const noNul = (s: string) => !s.includes("\u0000");
+export const Str = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL characters");
+
+/** A trimmed, NFC-normalised, bounded text field. */
+export const Text = (max = 100) =>
+  Str(max * 4)
+    .transform((s) => s.normalize("NFC").trim())
+    .pipe(z.string().max(max));
+export const RequiredText = (max = 100) =>
+  Str(max * 4)
+    .transform((s) => s.normalize("NFC").trim())
+    .pipe(z.string().min(1).max(max));
+
+export const OkResponse = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });

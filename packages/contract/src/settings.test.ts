@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { parseSettings, settingEnvName, settingsToStrings } from "./settings";
+
+describe("runtime settings (spec §9)", () => {
+  it("has the defaults of the spec", () => {
+    const s = parseSettings({});
+    expect(s).toMatchObject({
+      "show-external-trainings": false,
+      "multi-language": ["de"],
+      "session-time-in-minutes": 10,
+      "show-user-list-threshold": 40,
+      theme: "carely",
+      "alternative-callback-url": "",
+    });
+  });
+  it("parses values and round-trips to meta strings", () => {
+    const s = parseSettings({ "show-points": "true", "multi-language": "de, en,fr", "session-time-in-minutes": "0.5" });
+    expect(s["show-points"]).toBe(true);
+    expect(s["multi-language"]).toEqual(["de", "en", "fr"]);
+    expect(s["session-time-in-minutes"]).toBe(0.5);
+    expect(settingsToStrings(s)["multi-language"]).toBe("de,en,fr");
+  });
+  it("refuses unknown languages and themes", () => {
+    expect(() => parseSettings({ "multi-language": "de,xx" })).toThrow();
+    expect(() => parseSettings({ theme: "neon" })).toThrow();
+  });
+  it("maps names to environment variables", () => {
+    expect(settingEnvName("show-carely-qm-msg")).toBe("SHOW_CARELY_QM_MSG");
+  });
+});
