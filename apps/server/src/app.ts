@@ -16,6 +16,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerErrorHandling } from "./errors";
 import type { Mailer } from "./mail/mailer";
+import { notificationRoutes } from "./notifications/routes";
 import { preferenceRoutes } from "./preferences/routes";
 import { systemRoutes } from "./system/routes";
 import { userRoutes } from "./users/routes";
@@ -49,6 +50,7 @@ export interface BuildOptions {
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { level: deps.config.logLevel } : false,
+    disableRequestLogging: true,
     bodyLimit: BODY_LIMIT,
     trustProxy: process.env.TRUST_PROXY === "true",
     return503OnClosing: true,
@@ -101,6 +103,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(preferenceRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: "/api" },
   );

@@ -24,3 +24,16 @@ export const RequiredText = (max = 100) =>
     .pipe(z.string().min(1).max(max));
 
 export const OkResponse = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
+
+/** A notification (spec §3); CustomMessage is JSON `{key, values}` the client translates. */
+export const Notification = z
+  .object({
+    ID: z.number().int(),
+    Type: z.enum(["CALENDAR_EVENT_REMINDER", "CERTIFICATE_EXPIRES", "PASSWORD_RESET_REQUEST"]),
+    CustomMessage: z.string(),
+    ExpiresAt: z.string().nullable(),
+    CreatedAt: z.string(),
+  })
+  .meta({ id: "Notification" });
+export type Notification = z.infer<typeof Notification>;
+export const NotificationList = z.array(Notification).meta({ id: "NotificationList" });

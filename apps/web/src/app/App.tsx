@@ -1,0 +1,45 @@
+import { MantineProvider } from "@mantine/core";
+import { ModalsProvider } from "@mantine/modals";
+import { Notifications } from "@mantine/notifications";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { I18nextProvider } from "react-i18next";
+import { RouterProvider } from "react-router";
+import i18n, { pickLanguage } from "../i18n";
+import { useSessionState } from "../session/store";
+import { THEME_DEFINITIONS } from "../theme/themes";
+import { router } from "./routes";
+import { settings } from "./settings";
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+export function App() {
+  const { session, preferences } = useSessionState();
+  const themeName = session?.user.theme ?? preferences?.theme ?? settings.theme;
+  const language = pickLanguage(session?.user.language ?? preferences?.language);
+  const { theme, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
+
+  useEffect(() => {
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+  }, [language]);
+
+  // Cached data belongs to one user: drop it when the session ends.
+  useEffect(() => {
+    if (!session) queryClient.clear();
+  }, [session]);
+
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} forceColorScheme={colorScheme}>
+        <Notifications position="top-right" limit={4} />
+        <QueryClientProvider client={queryClient}>
+          <ModalsProvider>
+            <RouterProvider router={router} />
+          </ModalsProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </I18nextProvider>
+  );
+}

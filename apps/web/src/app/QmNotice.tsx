@@ -1,0 +1,34 @@
+import { QM_COOKIE, QM_COOKIE_CLOSE_DAYS, QM_COOKIE_NEVER_DAYS } from "@carecampus/contract";
+import { Button, Group, Modal, Text } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { settings } from "./settings";
+
+const hasCookie = () => document.cookie.split("; ").some((c) => c.startsWith(`${QM_COOKIE}=`));
+
+function setCookie(days: number) {
+  const expires = new Date(Date.now() + days * 86_400_000).toUTCString();
+  // biome-ignore lint/suspicious/noDocumentCookie: spec §2 names this cookie; the Cookie Store API is missing in some browsers staff use
+  document.cookie = `${QM_COOKIE}=true; expires=${expires}; path=/; SameSite=Lax`;
+}
+
+/** The QM notice: shows once; closing hides it for 1 day, 'don't show again' for 9999 (spec §2). */
+export function QmNotice() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(() => settings["show-carely-qm-msg"] && !hasCookie());
+  const close = (days: number) => {
+    setCookie(days);
+    setOpen(false);
+  };
+  return (
+    <Modal opened={open} onClose={() => close(QM_COOKIE_CLOSE_DAYS)} title={t("qm.title")} centered>
+      <Text mb="lg">{t("qm.text")}</Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => close(QM_COOKIE_NEVER_DAYS)}>
+          {t("qm.dontShowAgain")}
+        </Button>
+        <Button onClick={() => close(QM_COOKIE_CLOSE_DAYS)}>{t("common.close")}</Button>
+      </Group>
+    </Modal>
+  );
+}

@@ -1,0 +1,7 @@
+import { useInactivityLockout, useTokenRefresh } from "../session/timers";
+
+export function SessionTimers() {
+  useTokenRefresh();
+  useInactivityLockout();
+  return null;
+}

@@ -1,0 +1,65 @@
+import { AppShell, Box, Container, Group, Image, SegmentedControl, UnstyledButton } from "@mantine/core";
+import { Suspense } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import logo from "../assets/logo.svg";
+import logoMark from "../assets/logo-mark.svg";
+import { PageLoader } from "../components/PageLoader";
+import { NotificationBell } from "../features/notifications/NotificationBell";
+import { QmNotice } from "./QmNotice";
+import { TutorialPrompt } from "./TutorialPrompt";
+import { UserMenu } from "./UserMenu";
+import { VersionLabel } from "./VersionLabel";
+
+/** Switches between the trainings (/) and the wiki (/wiki). */
+function WikiSwitch() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const value = location.pathname.startsWith("/wiki") ? "wiki" : "trainings";
+  return (
+    <SegmentedControl
+      size="xs"
+      value={value}
+      onChange={(v) => navigate(v === "wiki" ? "/wiki" : "/")}
+      data={[
+        { value: "trainings", label: t("nav.trainings") },
+        { value: "wiki", label: t("nav.wiki") },
+      ]}
+      aria-label={t("nav.switch")}
+    />
+  );
+}
+
+export function Shell() {
+  const { t } = useTranslation();
+  return (
+    <AppShell header={{ height: 60 }} padding={{ base: "sm", sm: "md" }}>
+      <AppShell.Header>
+        <Group h="100%" px={{ base: "xs", sm: "md" }} justify="space-between" wrap="nowrap" gap="xs">
+          <UnstyledButton component={Link} to="/" aria-label={t("nav.home")}>
+            <Image src={logo} h={34} w="auto" alt="CareCampus" visibleFrom="sm" />
+            <Image src={logoMark} h={34} w={34} alt="CareCampus" hiddenFrom="sm" />
+          </UnstyledButton>
+          <Group gap="xs" wrap="nowrap">
+            <WikiSwitch />
+            <NotificationBell />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        <Container size="lg" px={0} pb={56}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </Container>
+        <Box pos="fixed" bottom={8} left={8} style={{ zIndex: 50 }}>
+          <VersionLabel />
+        </Box>
+      </AppShell.Main>
+      <QmNotice />
+      <TutorialPrompt />
+    </AppShell>
+  );
+}

@@ -1,0 +1,80 @@
+import { hasAnyRole, mayOpenRoute, type RouteName } from "@carecampus/contract";
+import { Menu, Text, UnstyledButton } from "@mantine/core";
+import {
+  IconCalendar,
+  IconChartBar,
+  IconHelp,
+  IconLifebuoy,
+  IconLogout,
+  IconSettings,
+  IconUser,
+  IconUserPlus,
+  IconUsers,
+} from "@tabler/icons-react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { UserAvatar } from "../components/UserAvatar";
+import { sessionStore, useRequiredSession } from "../session/store";
+
+interface Entry {
+  route: RouteName;
+  to: string;
+  label: string;
+  icon: ReactNode;
+}
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const { user } = useRequiredSession();
+  const pages: Entry[] = [
+    { route: "progress", to: "/progress", label: t("nav.progress"), icon: <IconChartBar size={16} /> },
+    { route: "users", to: "/users", label: t("nav.users"), icon: <IconUsers size={16} /> },
+    { route: "calendar", to: "/calendar", label: t("nav.calendar"), icon: <IconCalendar size={16} /> },
+    { route: "helpRequests", to: "/helprequests", label: t("nav.helpRequests"), icon: <IconLifebuoy size={16} /> },
+  ];
+  const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
+  return (
+    <Menu position="bottom-end" width={230} shadow="md">
+      <Menu.Target>
+        <UnstyledButton aria-label={t("nav.userMenu")} data-testid="user-menu">
+          <UserAvatar avatar={user.avatar} size={38} alt="" />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+            {user.name} {user.surname}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {user.roles.map((r) => t(`roles.${r}`)).join(", ")}
+          </Text>
+        </Menu.Label>
+        <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+          {t("nav.profile")}
+        </Menu.Item>
+        <Menu.Item component={Link} to="/account" leftSection={<IconSettings size={16} />}>
+          {t("nav.account")}
+        </Menu.Item>
+        {hasAnyRole(user.roles, ["administrator", "contentmanager"]) && (
+          <Menu.Item component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />}>
+            {t("nav.newProfile")}
+          </Menu.Item>
+        )}
+        <Menu.Item component={Link} to="/help" leftSection={<IconHelp size={16} />}>
+          {t("nav.help")}
+        </Menu.Item>
+        {allowed.length > 0 && <Menu.Divider />}
+        {allowed.map((p) => (
+          <Menu.Item key={p.to} component={Link} to={p.to} leftSection={p.icon}>
+            {p.label}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => sessionStore.clear()}>
+          {t("nav.logout")}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

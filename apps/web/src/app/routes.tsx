@@ -1,0 +1,67 @@
+import { lazy, type ReactNode } from "react";
+import { createBrowserRouter, Outlet } from "react-router";
+import { LoginPage } from "../features/auth/LoginPage";
+import { NotFoundPage } from "../features/not-found/NotFoundPage";
+import { ComingPage } from "../features/placeholders/ComingPage";
+import { RequireAuth, RequireRole } from "./guards";
+import { LockoutDialog } from "./LockoutDialog";
+import { SessionTimers } from "./SessionTimers";
+import { Shell } from "./Shell";
+
+// Everything behind the login loads on demand: the login page stays small.
+const HomePage = lazy(() => import("../features/home/HomePage"));
+const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
+const AccountPage = lazy(() => import("../features/account/AccountPage"));
+
+const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
+  <RequireRole route={route}>{element}</RequireRole>
+);
+
+function Root() {
+  return (
+    <>
+      <SessionTimers />
+      <LockoutDialog />
+      <Outlet />
+    </>
+  );
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <Root />,
+    children: [
+      { path: "/login", element: <LoginPage /> },
+      {
+        element: (
+          <RequireAuth>
+            <Shell />
+          </RequireAuth>
+        ),
+        children: [
+          { index: true, element: <HomePage /> },
+          { path: "profile", element: <ProfilePage /> },
+          { path: "account", element: <AccountPage /> },
+          { path: "topic/:topicId", element: role("topic", <ComingPage feature="learning" />) },
+          { path: "topic/:topicId/training/:trainingId", element: role("topic", <ComingPage feature="learning" />) },
+          {
+            path: "topic/:topicId/training/:trainingId/questionnaire/:questionnaireId",
+            element: role("topic", <ComingPage feature="learning" />),
+          },
+          { path: "edituser", element: role("editUser", <ComingPage feature="administration" />) },
+          { path: "edituser/:userId", element: role("editUser", <ComingPage feature="administration" />) },
+          { path: "users", element: role("users", <ComingPage feature="administration" />) },
+          { path: "progress", element: role("progress", <ComingPage feature="progress" />) },
+          { path: "calendar", element: role("calendar", <ComingPage feature="calendar" />) },
+          { path: "helprequests", element: role("helpRequests", <ComingPage feature="helpRequests" />) },
+          { path: "helprequests/:id", element: role("helpRequests", <ComingPage feature="helpRequests" />) },
+          { path: "help", element: role("help", <ComingPage feature="tutorial" />) },
+          { path: "wiki", element: role("wiki", <ComingPage feature="wiki" />) },
+          { path: "wiki/:topic", element: role("wiki", <ComingPage feature="wiki" />) },
+          { path: "wiki/:topic/:subtopic", element: role("wiki", <ComingPage feature="wiki" />) },
+          { path: "*", element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]);

@@ -1,0 +1,94 @@
+import type { LoginResponse } from "@carecampus/contract";
+import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useLocation } from "react-router";
+import { api, showSuccess } from "../../api/client";
+import logo from "../../assets/logo.svg";
+import { sessionStore, useSession } from "../../session/store";
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const location = useLocation();
+  const from = (location.state as { from?: string } | null)?.from ?? "/";
+  const [login, setLogin] = useState("");
+  const [password, setPassword] = useState("");
+  const [loginError, setLoginError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Already logged in: straight on to the page originally asked for.
+  if (session) return <Navigate to={from.startsWith("/login") ? "/" : from} replace />;
+
+  const canSubmit = login.trim() !== "" && password !== "" && !busy;
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!canSubmit) return;
+    setBusy(true);
+    try {
+      const res = await api<LoginResponse>("/auth/login", { method: "POST", body: { login: login.trim(), password } });
+      sessionStore.login(res.token, res.user);
+    } catch {
+      setPassword("");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const forgot = async () => {
+    if (login.trim() === "") {
+      setLoginError(t("login.provideUsername"));
+      return;
+    }
+    setLoginError(null);
+    try {
+      await api("/auth/forgotpassword", { method: "POST", body: { user_login: login.trim() } });
+      showSuccess(t("success.adminInformed"));
+    } catch {
+      // the client shows the error toast
+    }
+  };
+
+  return (
+    <Center mih="100dvh" p="md" bg="var(--mantine-color-body)">
+      <Paper component="form" onSubmit={submit} withBorder shadow="md" p={{ base: "lg", sm: "xl" }} w="100%" maw={420}>
+        <Stack gap="md">
+          <Center>
+            <Image src={logo} h={52} w="auto" alt={t("login.logoAlt")} />
+          </Center>
+          <Text ta="center" c="dimmed" size="sm">
+            {t("login.subtitle")}
+          </Text>
+          <TextInput
+            label={t("login.username")}
+            value={login}
+            onChange={(e) => {
+              setLogin(e.currentTarget.value);
+              setLoginError(null);
+            }}
+            error={loginError}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            data-autofocus
+            size="md"
+          />
+          <PasswordInput
+            label={t("login.password")}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            autoComplete="current-password"
+            size="md"
+          />
+          <Button type="submit" disabled={!canSubmit} loading={busy} size="md" fullWidth>
+            {t("login.submit")}
+          </Button>
+          <Anchor component="button" type="button" size="sm" ta="center" onClick={() => void forgot()}>
+            {t("login.forgot")}
+          </Anchor>
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}

@@ -1,0 +1,127 @@
+import {
+  AVATARS,
+  type Language,
+  type Preferences,
+  type PreferencesPatch,
+  THEMES,
+  type Theme,
+  type TokenResponse,
+} from "@carecampus/contract";
+import {
+  Card,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { api, showSuccess } from "../../api/client";
+import { PageHeader } from "../../components/PageHeader";
+import { UserAvatar } from "../../components/UserAvatar";
+import { configuredLanguages } from "../../i18n";
+import { sessionStore, useRequiredSession } from "../../session/store";
+import classes from "./ProfilePage.module.css";
+
+const LANGUAGE_NAMES: Record<Language, string> = {
+  de: "Deutsch",
+  en: "English",
+  fr: "Français",
+  es: "Español",
+  br: "Português (Brasil)",
+};
+
+export default function ProfilePage() {
+  const { t, i18n } = useTranslation();
+  const { user } = useRequiredSession();
+
+  const save = async (patch: PreferencesPatch) => {
+    const prefs = await api<Preferences>(`/preferences/${user.id}`, { method: "PATCH", body: patch });
+    sessionStore.setUser({ ...user, ...prefs });
+    if (patch.property === "language") {
+      await i18n.changeLanguage(patch.value);
+      // The token's language claim follows (spec §7 POST /auth/refresh?lang).
+      const { token } = await api<TokenResponse>(`/auth/refresh?lang=${patch.value}`, { method: "POST" });
+      sessionStore.setToken(token);
+    }
+    showSuccess(t("success.profileChanged"));
+  };
+
+  return (
+    <>
+      <PageHeader title={t("profile.title")} />
+      <Stack gap="lg">
+        <Paper withBorder p="md">
+          <Group gap="md" wrap="nowrap">
+            <UserAvatar avatar={user.avatar} size={64} alt="" />
+            <div>
+              <Text fw={600} size="lg">
+                {user.name} {user.surname}
+              </Text>
+              <Text c="dimmed" size="sm">
+                {user.roles.map((r) => t(`roles.${r}`)).join(", ")}
+                {user.facility ? ` · ${user.facility.name}` : ""}
+              </Text>
+            </div>
+          </Group>
+        </Paper>
+
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t("profile.avatar")}
+          </Title>
+          <SimpleGrid cols={{ base: 5, sm: 10 }} spacing="xs">
+            {AVATARS.map((a) => (
+              <UnstyledButton
+                key={a}
+                className={classes.avatarChoice}
+                data-selected={a === user.avatar || undefined}
+                onClick={() => a !== user.avatar && void save({ property: "avatar", value: a })}
+                aria-label={t(`avatars.${a}`)}
+                aria-pressed={a === user.avatar}
+              >
+                <UserAvatar avatar={a} size={52} alt="" mx="auto" />
+              </UnstyledButton>
+            ))}
+          </SimpleGrid>
+        </Card>
+
+        {configuredLanguages.length > 1 && (
+          <Card withBorder>
+            <Title order={2} size="h4" mb="sm">
+              {t("profile.language")}
+            </Title>
+            <Select
+              aria-label={t("profile.language")}
+              value={user.language}
+              allowDeselect={false}
+              data={configuredLanguages.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+              onChange={(v) => v && v !== user.language && void save({ property: "language", value: v as Language })}
+              maw={320}
+              data-testid="language-select"
+            />
+          </Card>
+        )}
+
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t("profile.theme")}
+          </Title>
+          <SegmentedControl
+            value={user.theme}
+            onChange={(v) => void save({ property: "theme", value: v as Theme })}
+            data={THEMES.map((th) => ({ value: th, label: t(`themes.${th}`) }))}
+            fullWidth
+            orientation="horizontal"
+            className={classes.themes}
+            aria-label={t("profile.theme")}
+          />
+        </Card>
+      </Stack>
+    </>
+  );
+}

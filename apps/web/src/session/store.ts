@@ -1,0 +1,115 @@
+import { isTokenUsable, type Preferences, type TokenClaims, type User } from "@carecampus/contract";
+import { useSyncExternalStore } from "react";
+
+const KEYS = { token: "carecampus.token", user: "carecampus.user", preferences: "carecampus.preferences" } as const;
+
+export interface Session {
+  token: string;
+  claims: TokenClaims;
+  user: User;
+}
+
+interface State {
+  session: Session | null;
+  /** Set when the inactivity limit ended the session: the lockout dialog shows. */
+  lockedOut: boolean;
+  /** Kept after logout so the login screen keeps the user's language and theme. */
+  preferences: Preferences | null;
+}
+
+export function decodeClaims(token: string): TokenClaims | null {
+  try {
+    const part = token.split(".")[1];
+    if (!part) return null;
+    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = Uint8Array.from(json, (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes)) as TokenClaims;
+  } catch {
+    return null;
+  }
+}
+
+function readJson<T>(key: string): T | null {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A stored token is accepted at start-up only if its expiry lies in the future (spec §4). */
+function restore(): State {
+  const token = localStorage.getItem(KEYS.token);
+  const user = readJson<User>(KEYS.user);
+  const preferences = readJson<Preferences>(KEYS.preferences);
+  const claims = token ? decodeClaims(token) : null;
+  if (token && user && claims && isTokenUsable(claims.exp, Date.now())) {
+    return { session: { token, claims, user }, lockedOut: false, preferences };
+  }
+  localStorage.removeItem(KEYS.token);
+  localStorage.removeItem(KEYS.user);
+  return { session: null, lockedOut: false, preferences };
+}
+
+let state: State = restore();
+const listeners = new Set<() => void>();
+
+function set(next: Partial<State>): void {
+  state = { ...state, ...next };
+  for (const l of listeners) l();
+}
+
+export const sessionStore = {
+  get: () => state,
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  login(token: string, user: User): void {
+    const claims = decodeClaims(token);
+    if (!claims) return;
+    const preferences = { avatar: user.avatar, language: user.language, theme: user.theme };
+    localStorage.setItem(KEYS.token, token);
+    localStorage.setItem(KEYS.user, JSON.stringify(user));
+    localStorage.setItem(KEYS.preferences, JSON.stringify(preferences));
+    set({ session: { token, claims, user }, lockedOut: false, preferences });
+  },
+  setToken(token: string): void {
+    const claims = decodeClaims(token);
+    if (!claims || !state.session) return;
+    localStorage.setItem(KEYS.token, token);
+    set({ session: { ...state.session, token, claims } });
+  },
+  setUser(user: User): void {
+    if (!state.session) return;
+    const preferences = { avatar: user.avatar, language: user.language, theme: user.theme };
+    localStorage.setItem(KEYS.user, JSON.stringify(user));
+    localStorage.setItem(KEYS.preferences, JSON.stringify(preferences));
+    set({ session: { ...state.session, user }, preferences });
+  },
+  /** Logout, 1010 or 401: local storage is cleared (spec §4). */
+  clear(options: { lockedOut?: boolean } = {}): void {
+    localStorage.removeItem(KEYS.token);
+    localStorage.removeItem(KEYS.user);
+    set({ session: null, lockedOut: options.lockedOut ?? false });
+  },
+  dismissLockout(): void {
+    set({ lockedOut: false });
+  },
+};
+
+export function useSessionState(): State {
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+}
+
+export function useSession(): Session | null {
+  return useSessionState().session;
+}
+
+/** For screens inside the authenticated shell, where a session always exists. */
+export function useRequiredSession(): Session {
+  const session = useSession();
+  if (!session) throw new Error("useRequiredSession outside an authenticated route");
+  return session;
+}

@@ -1,0 +1,62 @@
+import type { Theme } from "@carecampus/contract";
+import { createTheme, type MantineColorsTuple, type MantineThemeOverride } from "@mantine/core";
+
+const teal: MantineColorsTuple = [
+  "#e6fcf9",
+  "#c3f4ec",
+  "#99eadf",
+  "#5fdccc",
+  "#2dc9b6",
+  "#14b8a6",
+  "#0f9488",
+  "#0f766e",
+  "#115e59",
+  "#134e4a",
+];
+const ocean: MantineColorsTuple = [
+  "#e7f3ff",
+  "#d0e4fb",
+  "#a2c6f1",
+  "#70a6e8",
+  "#478ae0",
+  "#2e79dc",
+  "#1f70db",
+  "#105ec3",
+  "#0053af",
+  "#00489b",
+];
+
+const font = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, sans-serif";
+
+interface ThemeDefinition {
+  theme: MantineThemeOverride;
+  colorScheme: "light" | "dark";
+}
+
+/** The visual themes; 'carely' is the default (spec §1). */
+export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
+  carely: {
+    colorScheme: "light",
+    theme: createTheme({ primaryColor: "carely", colors: { carely: teal }, fontFamily: font, defaultRadius: "md" }),
+  },
+  dark: {
+    colorScheme: "dark",
+    theme: createTheme({ primaryColor: "carely", colors: { carely: teal }, fontFamily: font, defaultRadius: "md" }),
+  },
+  contrast: {
+    colorScheme: "light",
+    theme: createTheme({
+      primaryColor: "dark",
+      primaryShade: 9,
+      fontFamily: font,
+      defaultRadius: "xs",
+      black: "#000000",
+      focusRing: "always",
+      other: { highContrast: true },
+    }),
+  },
+  ocean: {
+    colorScheme: "light",
+    theme: createTheme({ primaryColor: "ocean", colors: { ocean }, fontFamily: font, defaultRadius: "lg" }),
+  },
+};

@@ -1,0 +1,49 @@
+import { hashPassword } from "../../apps/server/src/auth/passwords";
+import type { Db } from "../../apps/server/src/db/client";
+import { facilities, preferences, userRoles, users } from "../../apps/server/src/db/schema";
+
+export const BENCH_PASSWORD = "Bench-1234!";
+
+export interface Dataset {
+  facilities: number;
+  users: number;
+  /** A login and id to drive the per-user endpoints. */
+  sample: { login: string; id: number };
+}
+
+/** Facilities with staff: one administrator and one supervisor each, the rest employees. */
+export async function generateDataset(db: Db, facilityCount: number, usersPerFacility: number): Promise<Dataset> {
+  const hash = await hashPassword(BENCH_PASSWORD);
+  const facilityRows = await db
+    .insert(facilities)
+    .values(Array.from({ length: facilityCount }, (_, i) => ({ name: `Bench-Haus ${i + 1}` })))
+    .returning({ id: facilities.id });
+  let total = 0;
+  let sample: Dataset["sample"] | undefined;
+  for (const [f, facility] of facilityRows.entries()) {
+    const rows = Array.from({ length: usersPerFacility }, (_, i) => ({
+      login: `bench-${f + 1}-${i + 1}`,
+      name: `Vorname${i + 1}`,
+      surname: `Nachname${f + 1}`,
+      facilityId: facility.id,
+      passwordHash: hash,
+    }));
+    for (let start = 0; start < rows.length; start += 500) {
+      await db.transaction(async (tx) => {
+        const chunk = rows.slice(start, start + 500);
+        const inserted = await tx.insert(users).values(chunk).returning({ id: users.id, login: users.login });
+        await tx.insert(userRoles).values(
+          inserted.map((u, i) => ({
+            userId: u.id,
+            role: start + i === 0 ? "administrator" : start + i === 1 ? "supervisor" : "employee",
+          })),
+        );
+        await tx.insert(preferences).values(inserted.map((u) => ({ userId: u.id })));
+        sample ??= inserted[2] ?? inserted[0];
+      });
+    }
+    total += rows.length;
+  }
+  if (!sample) throw new Error("empty dataset");
+  return { facilities: facilityCount, users: total, sample };
+}

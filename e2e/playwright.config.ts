@@ -1,0 +1,75 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const MAIN = 3211;
+const SHORT = 3212;
+const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  },
+  locale: "de-DE",
+};
+
+export default defineConfig({
+  testDir: "./tests",
+  // The specs share the demo users of one server: one at a time, each leaving them as it found them.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: { trace: "off", screenshot: "only-on-failure", actionTimeout: 10_000 },
+  projects: [
+    {
+      name: "desktop",
+      testIgnore: /lockout\.spec/,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${MAIN}`, viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: "phone",
+      grep: /@phone/,
+      testIgnore: /lockout\.spec/,
+      use: {
+        ...chromium,
+        baseURL: `http://127.0.0.1:${MAIN}`,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+    {
+      name: "short-session",
+      testMatch: /lockout\.spec/,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${SHORT}`, viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  webServer: [
+    {
+      // Tokens live 40 s here, so a test can watch the client refresh one (spec §9).
+      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000`,
+      url: `http://127.0.0.1:${MAIN}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
+      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog.
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000`,
+      url: `http://127.0.0.1:${SHORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
+});

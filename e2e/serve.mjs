@@ -1,0 +1,27 @@
+// Starts one CareCampus server for the browser tests on a fresh, throw-away data directory.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [port, ...pairs] = process.argv.slice(2);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-e2e-${port}-`));
+const env = { ...process.env, PORT: port, HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+delete env.DATABASE_URL;
+for (const pair of pairs) {
+  const i = pair.indexOf("=");
+  env[pair.slice(0, i)] = pair.slice(i + 1);
+}
+const root = new URL("..", import.meta.url).pathname;
+const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
+const stop = () => child.kill("SIGTERM");
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+child.on("exit", (code) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});
