@@ -12,9 +12,13 @@ import {
 } from "fastify-type-provider-zod";
 import { authRoutes } from "./auth/routes";
 import type { TokenService } from "./auth/tokens";
+import { certificateRoutes } from "./certificates/routes";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerErrorHandling } from "./errors";
+import { fileRoutes } from "./files/routes";
+import { helpRoutes } from "./help/routes";
+import { learningRoutes } from "./learning/routes";
 import type { Mailer } from "./mail/mailer";
 import { notificationRoutes } from "./notifications/routes";
 import { preferenceRoutes } from "./preferences/routes";
@@ -104,6 +108,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(userRoutes);
       await api.register(preferenceRoutes);
       await api.register(notificationRoutes);
+      await api.register(learningRoutes);
+      await api.register(certificateRoutes);
+      await api.register(fileRoutes);
+      await api.register(helpRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,10 +1,15 @@
+import fs from "node:fs";
 import type { AppDeps } from "./app";
 import { createTokenService, loadSecret } from "./auth/tokens";
 import type { Config } from "./config";
+import { loadPackage } from "./content/package";
+import { currentContentVersion, importPackage } from "./content/service";
 import { openDatabase } from "./db/client";
 import { type SeedResult, seedIfEmpty } from "./demo/seed";
 import { createMailer } from "./mail/mailer";
 import { readVersion } from "./system/version";
+
+export const DEMO_CONTENT = new URL("../../../content/demo", import.meta.url).pathname;
 
 /** Opens the database (migrating it), seeds an empty one, and wires the services. */
 export async function createDeps(
@@ -18,6 +23,13 @@ export async function createDeps(
   });
   try {
     const seed = await seedIfEmpty(database.db, config.demoData, config.adminPassword);
+    // A first start gets the demo content package (ARCHITECTURE decision 13).
+    if ((await currentContentVersion(database.db)) === null && fs.existsSync(DEMO_CONTENT)) {
+      const result = await importPackage(database.db, loadPackage(DEMO_CONTENT));
+      seed.lines.push(
+        `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings.`,
+      );
+    }
     const now = () => new Date();
     const deps: AppDeps = {
       config,

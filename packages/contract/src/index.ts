@@ -7,5 +7,6 @@ export * from "./rules/session";
 export * from "./rules/text";
 export * from "./schemas/auth";
 export * from "./schemas/common";
+export * from "./schemas/learning";
 export * from "./schemas/preferences";
 export * from "./settings";

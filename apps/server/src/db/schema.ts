@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -9,8 +10,14 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -135,3 +142,174 @@ export const appMeta = pgTable("app_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/* ---------- learning content (imported from content packages) ---------- */
+
+/** Icons, images and videos of the content, kept in the database so servers stay stateless. */
+export const media = pgTable(
+  "media",
+  {
+    id: serial("id").primaryKey(),
+    /** icon: the icon name; image/video: the file name in the package's media folder. */
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    mime: text("mime").notNull(),
+    size: integer("size").notNull(),
+    sha256: text("sha256").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (t) => [unique("media_kind_name_uq").on(t.kind, t.name)],
+);
+
+export const topics = pgTable("topics", {
+  id: serial("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  name: text("name").notNull(),
+  icon: text("icon").notNull(),
+  color: text("color").notNull(),
+  position: integer("position").notNull(),
+  retired: boolean("retired").notNull().default(false),
+});
+
+export const trainings = pgTable(
+  "trainings",
+  {
+    id: serial("id").primaryKey(),
+    key: text("key").notNull().unique(),
+    topicId: integer("topic_id")
+      .notNull()
+      .references(() => topics.id),
+    name: text("name").notNull(),
+    icon: text("icon").notNull(),
+    description: text("description"),
+    validityMonths: integer("validity_months").notNull().default(12),
+    points: integer("points").notNull().default(0),
+    passive: boolean("passive").notNull().default(false),
+    wikiLink: text("wiki_link"),
+    retired: boolean("retired").notNull().default(false),
+  },
+  (t) => [index("trainings_topic_idx").on(t.topicId)],
+);
+
+export const questionnaires = pgTable(
+  "questionnaires",
+  {
+    id: serial("id").primaryKey(),
+    trainingId: integer("training_id")
+      .notNull()
+      .references(() => trainings.id),
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    position: integer("position").notNull(),
+    retired: boolean("retired").notNull().default(false),
+  },
+  (t) => [unique("questionnaires_training_key_uq").on(t.trainingId, t.key)],
+);
+
+export const questions = pgTable(
+  "questions",
+  {
+    id: serial("id").primaryKey(),
+    questionnaireId: integer("questionnaire_id")
+      .notNull()
+      .references(() => questionnaires.id),
+    key: text("key").notNull(),
+    type: text("type").notNull(),
+    text: text("text").notNull(),
+    /** Sanitised HTML. */
+    explanation: text("explanation").notNull(),
+    hint: text("hint"),
+    mediaId: integer("media_id").references(() => media.id),
+    position: integer("position").notNull(),
+    retired: boolean("retired").notNull().default(false),
+  },
+  (t) => [unique("questions_questionnaire_key_uq").on(t.questionnaireId, t.key)],
+);
+
+export const answers = pgTable(
+  "answers",
+  {
+    id: serial("id").primaryKey(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+    key: text("key").notNull(),
+    text: text("text").notNull(),
+    correct: boolean("correct").notNull(),
+    position: integer("position").notNull(),
+    retired: boolean("retired").notNull().default(false),
+  },
+  (t) => [unique("answers_question_key_uq").on(t.questionId, t.key)],
+);
+
+/* ---------- learning progress ---------- */
+
+/**
+ * One answer of a user to a question in a quiz round. `cycle` counts the certificates the
+ * user already holds for the training (0 before the first, 1 in the first renewal, …).
+ * The unique key makes a repeated or parallel post of the same answer count once.
+ */
+export const quizAttempts = pgTable(
+  "quiz_attempts",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionnaireId: integer("questionnaire_id")
+      .notNull()
+      .references(() => questionnaires.id),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+    cycle: integer("cycle").notNull(),
+    round: integer("round").notNull(),
+    correct: boolean("correct").notNull(),
+    answerIds: integer("answer_ids").array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("quiz_attempts_once_uq").on(t.userId, t.questionnaireId, t.cycle, t.round, t.questionId),
+    index("quiz_attempts_user_idx").on(t.userId, t.questionnaireId, t.cycle),
+  ],
+);
+
+/** Every certificate ever issued (history); the newest per user and training is the active one. */
+export const certificates = pgTable(
+  "certificates",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trainingId: integer("training_id")
+      .notNull()
+      .references(() => trainings.id),
+    acquiredAt: timestamp("acquired_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    points: integer("points").notNull(),
+    /** Passive trainings: who marked it passed. */
+    markedBy: integer("marked_by").references(() => users.id, { onDelete: "set null" }),
+    verificationCode: text("verification_code").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("certificates_user_training_idx").on(t.userId, t.trainingId, t.acquiredAt)],
+);
+
+/** A user's request for help with an unclear question (spec §3 Help request). */
+export const helpRequests = pgTable(
+  "help_requests",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+    facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    handledAt: timestamp("handled_at", { withTimezone: true }),
+  },
+  (t) => [index("help_requests_question_idx").on(t.questionId)],
+);

@@ -15,6 +15,11 @@ import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
 import { AppError } from "../errors";
 
+// Correlated subqueries are written with aliases: drizzle leaves columns unqualified inside sql templates.
+const ROLES_OF_USER = sql<
+  Role[] | null
+>`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`;
+
 export interface SessionUser {
   id: number;
   login: string;
@@ -35,9 +40,7 @@ export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionU
       surname: users.surname,
       facilityId: users.facilityId,
       tokenVersion: users.tokenVersion,
-      roles: sql<
-        Role[] | null
-      >`(select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${users.id})`,
+      roles: ROLES_OF_USER,
     })
     .from(users)
     .where(eq(users.id, id))
@@ -73,15 +76,13 @@ export async function getUser(db: Db | Tx, id: number): Promise<User | undefined
       avatar: preferences.avatar,
       language: preferences.language,
       theme: preferences.theme,
-      roles: sql<
-        Role[] | null
-      >`(select array_agg(${userRoles.role} order by ${userRoles.role}) from ${userRoles} where ${userRoles.userId} = ${users.id})`,
+      roles: ROLES_OF_USER,
       activities: sql<
         number[] | null
-      >`(select array_agg(${userActivities.activityId} order by ${userActivities.activityId}) from ${userActivities} where ${userActivities.userId} = ${users.id})`,
+      >`(select array_agg(ua."activity_id" order by ua."activity_id") from "user_activities" ua where ua."user_id" = "users"."id")`,
       qualifications: sql<
         number[] | null
-      >`(select array_agg(${userQualifications.qualificationId} order by ${userQualifications.qualificationId}) from ${userQualifications} where ${userQualifications.userId} = ${users.id})`,
+      >`(select array_agg(uq."qualification_id" order by uq."qualification_id") from "user_qualifications" uq where uq."user_id" = "users"."id")`,
     })
     .from(users)
     .leftJoin(facilities, eq(facilities.id, users.facilityId))

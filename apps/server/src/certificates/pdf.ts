@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { formatDate } from "@carecampus/contract";
+import fontkit from "@pdf-lib/fontkit";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import QRCode from "qrcode";
+
+const require = createRequire(import.meta.url);
+const fontDir = `${require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "")}ttf/`;
+// Standard PDF fonts cannot write Łukasz or Şükrü: embed a Unicode font (subset per document).
+const REGULAR = fs.readFileSync(`${fontDir}DejaVuSans.ttf`);
+const BOLD = fs.readFileSync(`${fontDir}DejaVuSans-Bold.ttf`);
+
+export interface CertificateData {
+  name: string;
+  surname: string;
+  training: string;
+  topic: string;
+  facility: string | null;
+  acquiredAt: Date;
+  expiresAt: Date;
+  points: number;
+  verificationCode: string;
+  passive: boolean;
+}
+
+const TEAL = rgb(0.059, 0.463, 0.431);
+const DARK = rgb(0.075, 0.306, 0.29);
+const GREY = rgb(0.35, 0.38, 0.4);
+
+function centred(
+  page: PDFPage,
+  text: string,
+  y: number,
+  font: PDFFont,
+  size: number,
+  color = DARK,
+  maxWidth = 480,
+): void {
+  let s = size;
+  while (font.widthOfTextAtSize(text, s) > maxWidth && s > 8) s -= 0.5;
+  const width = font.widthOfTextAtSize(text, s);
+  page.drawText(text, { x: (page.getWidth() - width) / 2, y, size: s, font, color });
+}
+
+/** A one-page A4 certificate: name, training, topic, dates, facility and a verification code. */
+export async function renderCertificate(c: CertificateData): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.registerFontkit(fontkit);
+  const regular = await doc.embedFont(REGULAR, { subset: true });
+  const bold = await doc.embedFont(BOLD, { subset: true });
+  doc.setTitle(`Zertifikat ${c.training} – ${c.name} ${c.surname}`);
+  doc.setAuthor("CareCampus");
+  doc.setSubject(`Verification code ${c.verificationCode}`);
+  doc.setCreationDate(c.acquiredAt);
+
+  const page = doc.addPage([595.28, 841.89]);
+  const { width, height } = page.getSize();
+  // Frame and header band.
+  page.drawRectangle({ x: 24, y: 24, width: width - 48, height: height - 48, borderColor: TEAL, borderWidth: 2 });
+  page.drawRectangle({
+    x: 30,
+    y: 30,
+    width: width - 60,
+    height: height - 60,
+    borderColor: rgb(0.6, 0.85, 0.82),
+    borderWidth: 0.8,
+  });
+  page.drawRectangle({ x: 24, y: height - 150, width: width - 48, height: 126, color: TEAL });
+  // The mark: a heart with a check, drawn as vector shapes.
+  page.drawSvgPath(
+    "M24 42 C10 32 2 24 2 14 C2 7 7 2 13 2 C18 2 21 5 24 9 C27 5 30 2 35 2 C41 2 46 7 46 14 C46 24 38 32 24 42 Z",
+    {
+      x: width / 2 - 24,
+      y: height - 52,
+      color: rgb(1, 1, 1),
+    },
+  );
+  page.drawSvgPath("M14 20 L21 27 L34 13", { x: width / 2 - 24, y: height - 52, borderColor: TEAL, borderWidth: 4 });
+  centred(page, "CareCampus", height - 118, bold, 22, rgb(1, 1, 1));
+  centred(page, "Pflichtschulungen in der Pflege", height - 138, regular, 10, rgb(0.85, 0.96, 0.94));
+
+  centred(page, "ZERTIFIKAT", height - 220, bold, 34, DARK);
+  centred(page, "Certificate of completion", height - 244, regular, 11, GREY);
+  centred(page, "Hiermit wird bestätigt, dass", height - 300, regular, 13, GREY);
+  centred(page, `${c.name} ${c.surname}`, height - 342, bold, 26, DARK);
+  if (c.facility) centred(page, c.facility, height - 366, regular, 12, GREY);
+  centred(page, c.passive ? "an der Präsenzschulung" : "die Schulung", height - 410, regular, 13, GREY);
+  centred(page, c.training, height - 446, bold, 20, TEAL);
+  centred(page, `Themenbereich: ${c.topic}`, height - 472, regular, 12, GREY);
+  centred(
+    page,
+    c.passive ? "erfolgreich teilgenommen hat." : "erfolgreich abgeschlossen hat.",
+    height - 510,
+    regular,
+    13,
+    GREY,
+  );
+
+  // Dates in two columns.
+  const rowY = height - 590;
+  const col = (x: number, label: string, value: string) => {
+    page.drawText(label, { x, y: rowY + 20, size: 10, font: regular, color: GREY });
+    page.drawText(value, { x, y: rowY, size: 15, font: bold, color: DARK });
+  };
+  col(90, "Erworben am / acquired", formatDate(c.acquiredAt));
+  col(330, "Gültig bis / valid until", formatDate(c.expiresAt));
+  page.drawLine({
+    start: { x: 90, y: rowY - 14 },
+    end: { x: width - 90, y: rowY - 14 },
+    thickness: 0.6,
+    color: rgb(0.8, 0.85, 0.85),
+  });
+  if (c.points > 0)
+    page.drawText(`Punkte / points: ${c.points}`, { x: 90, y: rowY - 36, size: 10, font: regular, color: GREY });
+
+  // Verification code and QR code at the foot.
+  const qr = await QRCode.toBuffer(
+    `CareCampus certificate ${c.verificationCode}: ${c.name} ${c.surname}, ${c.training}, valid until ${formatDate(c.expiresAt)}`,
+    {
+      errorCorrectionLevel: "M",
+      margin: 1,
+      width: 220,
+      color: { dark: "#134e4a", light: "#ffffff" },
+    },
+  );
+  const qrImage = await doc.embedPng(qr);
+  page.drawImage(qrImage, { x: width - 90 - 96, y: 70, width: 96, height: 96 });
+  page.drawText("Prüfcode / verification code", { x: 90, y: 130, size: 10, font: regular, color: GREY });
+  page.drawText(c.verificationCode, { x: 90, y: 108, size: 18, font: bold, color: DARK });
+  page.drawText("Ausgestellt von CareCampus. Dieses Zertifikat ist ohne Unterschrift gültig.", {
+    x: 90,
+    y: 78,
+    size: 8,
+    font: regular,
+    color: GREY,
+  });
+  return doc.save();
+}

@@ -1,0 +1,308 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug (a-z, 0-9, -)");
+const Version = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const s = String(v);
+  if (!/^\d+(\.\d+){0,3}$/.test(s)) {
+    ctx.addIssue({ code: "custom", message: "must be dotted numbers, e.g. 2026.11.1" });
+    return z.NEVER;
+  }
+  return s;
+});
+const Name = z.string().trim().min(1).max(200);
+
+export const PackageFile = z.object({ version: Version, title: Name }).strict();
+
+export const TopicsFile = z
+  .object({
+    topics: z
+      .array(
+        z
+          .object({
+            key: Key,
+            name: Name,
+            icon: Key,
+            color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb"),
+          })
+          .strict(),
+      )
+      .min(1),
+  })
+  .strict();
+
+const Answer = z.object({ text: z.string().trim().min(1).max(1000), correct: z.boolean().optional() }).strict();
+
+const Question = z
+  .object({
+    key: Key,
+    type: z.enum(["single", "multiple"]),
+    text: z.string().trim().min(1).max(2000),
+    answers: z.array(Answer).min(2).max(6),
+    explanation: z.string().trim().min(1).max(10_000),
+    hint: z.string().trim().max(1000).optional(),
+    media: z
+      .union([z.object({ image: z.string().min(1) }).strict(), z.object({ video: z.string().min(1) }).strict()])
+      .optional(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    const correct = q.answers.filter((a) => a.correct).length;
+    if (q.type === "single" && correct !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["answers"],
+        message: `a single-choice question needs exactly one correct answer (has ${correct})`,
+      });
+    }
+    if (q.type === "multiple" && correct < 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["answers"],
+        message: "a multiple-choice question needs at least one correct answer",
+      });
+    }
+  });
+
+const Questionnaire = z
+  .object({
+    key: z.union([z.string(), z.number()]).transform(String).pipe(Key),
+    name: z.union([z.string(), z.number()]).transform(String).pipe(Name),
+    questions: z.array(Question).min(1).max(50),
+  })
+  .strict();
+
+export const TrainingFile = z
+  .object({
+    key: Key,
+    topic: Key,
+    name: Name,
+    icon: Key,
+    description: z.string().trim().max(1000).optional(),
+    validity_months: z.number().int().min(1).max(120).default(12),
+    points: z.number().int().min(0).max(1000).default(0),
+    passive: z.boolean().default(false),
+    wiki_link: z
+      .string()
+      .trim()
+      .max(300)
+      .regex(/^\/wiki(\/[^\s]*)?$/, "must be a path under /wiki")
+      .optional(),
+    questionnaires: z.array(Questionnaire).max(20).default([]),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.passive && t.questionnaires.length > 0) {
+      ctx.addIssue({ code: "custom", path: ["questionnaires"], message: "a passive training has no questionnaires" });
+    }
+    if (!t.passive && t.questionnaires.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["questionnaires"],
+        message: "an active training needs at least one questionnaire",
+      });
+    }
+  });
+
+export type TrainingFile = z.output<typeof TrainingFile>;
+export type TopicEntry = z.output<typeof TopicsFile>["topics"][number];
+
+export interface MediaFile {
+  kind: "icon" | "image" | "video";
+  name: string;
+  mime: string;
+  data: Buffer;
+  sha256: string;
+}
+
+export interface ContentPackage {
+  version: string;
+  title: string;
+  topics: TopicEntry[];
+  trainings: TrainingFile[];
+  media: MediaFile[];
+}
+
+export class ContentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The content package is invalid:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  }
+}
+
+const MIME: Record<string, { kind: "image" | "video"; mime: string; max: number }> = {
+  ".svg": { kind: "image", mime: "image/svg+xml", max: 2 * 1024 * 1024 },
+  ".png": { kind: "image", mime: "image/png", max: 5 * 1024 * 1024 },
+  ".jpg": { kind: "image", mime: "image/jpeg", max: 5 * 1024 * 1024 },
+  ".jpeg": { kind: "image", mime: "image/jpeg", max: 5 * 1024 * 1024 },
+  ".webp": { kind: "image", mime: "image/webp", max: 5 * 1024 * 1024 },
+  ".mp4": { kind: "video", mime: "video/mp4", max: 200 * 1024 * 1024 },
+};
+
+/** SVGs are served from our origin: anything that could run script is refused at import. */
+function unsafeSvg(text: string): string | undefined {
+  if (/<script[\s>]/i.test(text)) return "contains <script>";
+  if (/\son[a-z]+\s*=/i.test(text)) return "contains an event handler attribute";
+  if (/javascript:/i.test(text)) return "contains a javascript: URL";
+  if (/<foreignObject[\s>]/i.test(text)) return "contains <foreignObject>";
+  if (/(href|src)\s*=\s*["'](https?:)?\/\//i.test(text)) return "references an external resource";
+  return undefined;
+}
+
+function issues(file: string, error: z.ZodError): string[] {
+  return error.issues.map((i) => `${file}: ${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`);
+}
+
+function readYaml(dir: string, file: string, problems: string[]): unknown {
+  const full = path.join(dir, file);
+  if (!fs.existsSync(full)) {
+    problems.push(`${file}: file is missing`);
+    return undefined;
+  }
+  try {
+    return parseYaml(fs.readFileSync(full, "utf8"));
+  } catch (err) {
+    problems.push(`${file}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
+    return undefined;
+  }
+}
+
+function readMedia(
+  file: string,
+  kind: MediaFile["kind"],
+  name: string,
+  mime: string,
+  problems: string[],
+): MediaFile | undefined {
+  const data = fs.readFileSync(file);
+  if (mime === "image/svg+xml") {
+    const why = unsafeSvg(data.toString("utf8"));
+    if (why) {
+      problems.push(`${path.basename(path.dirname(file))}/${path.basename(file)}: refused, the SVG ${why}`);
+      return undefined;
+    }
+  }
+  return { kind, name, mime, data, sha256: crypto.createHash("sha256").update(data).digest("hex") };
+}
+
+/** Reads and validates a whole package; every problem is collected and reported at once. */
+export function loadPackage(dir: string): ContentPackage {
+  const problems: string[] = [];
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new ContentError([`${dir}: not a folder`]);
+
+  const pkg = PackageFile.safeParse(readYaml(dir, "package.yaml", problems));
+  if (!pkg.success && fs.existsSync(path.join(dir, "package.yaml")))
+    problems.push(...issues("package.yaml", pkg.error));
+  const topicsFile = TopicsFile.safeParse(readYaml(dir, "topics.yaml", problems));
+  if (!topicsFile.success && fs.existsSync(path.join(dir, "topics.yaml")))
+    problems.push(...issues("topics.yaml", topicsFile.error));
+  const topics = topicsFile.success ? topicsFile.data.topics : [];
+
+  const media: MediaFile[] = [];
+  const iconDir = path.join(dir, "icons");
+  const icons = new Set<string>();
+  if (fs.existsSync(iconDir)) {
+    for (const f of fs.readdirSync(iconDir).sort()) {
+      if (!f.endsWith(".svg")) {
+        problems.push(`icons/${f}: icons must be .svg files`);
+        continue;
+      }
+      const name = f.slice(0, -4);
+      const m = readMedia(path.join(iconDir, f), "icon", name, "image/svg+xml", problems);
+      if (m) {
+        media.push(m);
+        icons.add(name);
+      }
+    }
+  }
+  const mediaDir = path.join(dir, "media");
+  const mediaFiles = new Map<string, "image" | "video">();
+  if (fs.existsSync(mediaDir)) {
+    for (const f of fs.readdirSync(mediaDir).sort()) {
+      const type = MIME[path.extname(f).toLowerCase()];
+      if (!type) {
+        problems.push(`media/${f}: unsupported file type (svg, png, jpg, webp, mp4)`);
+        continue;
+      }
+      const size = fs.statSync(path.join(mediaDir, f)).size;
+      if (size > type.max) {
+        problems.push(`media/${f}: too large (${size} bytes, at most ${type.max})`);
+        continue;
+      }
+      const m = readMedia(path.join(mediaDir, f), type.kind, f, type.mime, problems);
+      if (m) {
+        media.push(m);
+        mediaFiles.set(f, type.kind);
+      }
+    }
+  }
+
+  const seenTopics = new Set<string>();
+  for (const [i, t] of topics.entries()) {
+    if (seenTopics.has(t.key)) problems.push(`topics.yaml: topics.${i}.key: duplicate key ${t.key}`);
+    seenTopics.add(t.key);
+    if (!icons.has(t.icon)) problems.push(`topics.yaml: topics.${i}.icon: icons/${t.icon}.svg does not exist`);
+  }
+
+  const trainings: TrainingFile[] = [];
+  const trainingDir = path.join(dir, "trainings");
+  const files = fs.existsSync(trainingDir)
+    ? fs
+        .readdirSync(trainingDir)
+        .filter((f) => f.endsWith(".yaml"))
+        .sort()
+    : [];
+  if (files.length === 0) problems.push("trainings/: no training files");
+  for (const f of files) {
+    const file = `trainings/${f}`;
+    const parsed = TrainingFile.safeParse(readYaml(dir, file, problems));
+    if (!parsed.success) {
+      problems.push(...issues(file, parsed.error));
+      continue;
+    }
+    const t = parsed.data;
+    if (`${t.key}.yaml` !== f) problems.push(`${file}: key: must equal the file name (${f.slice(0, -5)})`);
+    if (!seenTopics.has(t.topic)) problems.push(`${file}: topic: unknown topic ${t.topic}`);
+    if (!icons.has(t.icon)) problems.push(`${file}: icon: icons/${t.icon}.svg does not exist`);
+    const qKeys = new Set<string>();
+    for (const [qi, qn] of t.questionnaires.entries()) {
+      if (qKeys.has(qn.key)) problems.push(`${file}: questionnaires.${qi}.key: duplicate key ${qn.key}`);
+      qKeys.add(qn.key);
+      const questionKeys = new Set<string>();
+      for (const [qqi, q] of qn.questions.entries()) {
+        const at = `${file}: questionnaires.${qi}.questions.${qqi}`;
+        if (questionKeys.has(q.key)) problems.push(`${at}.key: duplicate key ${q.key}`);
+        questionKeys.add(q.key);
+        if (q.media) {
+          const [kind, name] =
+            "image" in q.media ? (["image", q.media.image] as const) : (["video", q.media.video] as const);
+          const found = mediaFiles.get(name);
+          if (!found) problems.push(`${at}.media.${kind}: media/${name} does not exist`);
+          else if (found !== kind) problems.push(`${at}.media.${kind}: media/${name} is not a ${kind}`);
+        }
+      }
+    }
+    trainings.push(t);
+  }
+  const seenTrainings = new Set<string>();
+  for (const t of trainings) {
+    if (seenTrainings.has(t.key)) problems.push(`trainings/${t.key}.yaml: key: duplicate training key`);
+    seenTrainings.add(t.key);
+  }
+  if (problems.length > 0 || !pkg.success)
+    throw new ContentError(problems.length ? problems : ["package.yaml: invalid"]);
+  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media };
+}
+
+/** Compares dotted version numbers: negative, zero or positive. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

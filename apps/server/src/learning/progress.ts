@@ -1,0 +1,292 @@
+import {
+  type CertificateRef,
+  daysUntil,
+  type Questionnaire,
+  type Topic,
+  type Training,
+  type UserProgress,
+} from "@carecampus/contract";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { certificates, questionnaires, questions, quizAttempts, topics, trainings } from "../db/schema";
+
+/** Days before expiry from which a training's questionnaires open again (decision 4). */
+export const RENEWAL_WINDOW_DAYS = 30;
+
+interface CertRow {
+  id: number;
+  trainingId: number;
+  acquiredAt: Date;
+  expiresAt: Date;
+  points: number;
+}
+
+export interface QuestionnaireState {
+  id: number;
+  key: string;
+  name: string;
+  position: number;
+  total: number;
+  count: number;
+}
+
+export interface TrainingState {
+  id: number;
+  key: string;
+  topicId: number;
+  name: string;
+  icon: string;
+  description: string | null;
+  validityMonths: number;
+  points: number;
+  passive: boolean;
+  wikiLink: string | null;
+  /** Certificates already held: the quiz cycle of this training. */
+  cycle: number;
+  newest: CertRow | null;
+  /** Holds a certificate more than 30 days from expiry: nothing to do. */
+  done: boolean;
+  /** Holds a certificate within 30 days of expiry, or an expired one. */
+  renewal: boolean;
+  questionnaires: QuestionnaireState[];
+}
+
+export interface TopicState {
+  id: number;
+  name: string;
+  icon: string;
+  color: string;
+  position: number;
+  trainings: TrainingState[];
+}
+
+export interface Snapshot {
+  topics: TopicState[];
+  certificates: CertRow[];
+}
+
+/**
+ * The trainings assigned to a user. Until the training matrix exists (administration
+ * feature) every user is assigned every training (ARCHITECTURE decision 6).
+ */
+async function assignedTrainingRows(db: Db | Tx) {
+  return db
+    .select({
+      id: trainings.id,
+      key: trainings.key,
+      topicId: trainings.topicId,
+      name: trainings.name,
+      icon: trainings.icon,
+      description: trainings.description,
+      validityMonths: trainings.validityMonths,
+      points: trainings.points,
+      passive: trainings.passive,
+      wikiLink: trainings.wikiLink,
+    })
+    .from(trainings)
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .where(and(eq(trainings.retired, false), eq(topics.retired, false)));
+}
+
+const collator = new Intl.Collator("de", { numeric: true, sensitivity: "base" });
+
+/** Questionnaires sort numerically when their names are numbers (spec §9), else by position. */
+function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
+  const numeric = list.every((q) => /^\d+$/.test(q.name));
+  return [...list].sort((a, b) => (numeric ? Number(a.name) - Number(b.name) : a.position - b.position));
+}
+
+/**
+ * Everything the learning screens show for one user, in five queries whatever the size:
+ * topics, assigned trainings, questionnaires with their totals, the user's correct answers
+ * per questionnaire and cycle, and the user's certificates.
+ */
+export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Promise<Snapshot> {
+  const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await Promise.all([
+    db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
+    assignedTrainingRows(db),
+    db
+      .select({
+        id: questionnaires.id,
+        trainingId: questionnaires.trainingId,
+        key: questionnaires.key,
+        name: questionnaires.name,
+        position: questionnaires.position,
+        // Written out with aliases: drizzle leaves columns unqualified inside sql templates.
+        total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
+      })
+      .from(questionnaires)
+      .where(eq(questionnaires.retired, false)),
+    db
+      .select({
+        questionnaireId: quizAttempts.questionnaireId,
+        cycle: quizAttempts.cycle,
+        count: sql<number>`count(distinct ${quizAttempts.questionId})::int`,
+      })
+      .from(quizAttempts)
+      .innerJoin(questions, eq(questions.id, quizAttempts.questionId))
+      .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.correct, true), eq(questions.retired, false)))
+      .groupBy(quizAttempts.questionnaireId, quizAttempts.cycle),
+    db
+      .select({
+        id: certificates.id,
+        trainingId: certificates.trainingId,
+        acquiredAt: certificates.acquiredAt,
+        expiresAt: certificates.expiresAt,
+        points: certificates.points,
+      })
+      .from(certificates)
+      .where(eq(certificates.userId, userId))
+      .orderBy(asc(certificates.acquiredAt), asc(certificates.id)),
+  ]);
+
+  const correct = new Map(correctRows.map((r) => [`${r.questionnaireId}:${r.cycle}`, r.count]));
+  const certsByTraining = new Map<number, CertRow[]>();
+  for (const c of certRows) {
+    const list = certsByTraining.get(c.trainingId) ?? [];
+    list.push(c);
+    certsByTraining.set(c.trainingId, list);
+  }
+  const qnByTraining = new Map<number, typeof questionnaireRows>();
+  for (const q of questionnaireRows) {
+    const list = qnByTraining.get(q.trainingId) ?? [];
+    list.push(q);
+    qnByTraining.set(q.trainingId, list);
+  }
+
+  const byTopic = new Map<number, TrainingState[]>();
+  for (const t of trainingRows) {
+    const certs = certsByTraining.get(t.id) ?? [];
+    const newest = certs.at(-1) ?? null;
+    const renewal = newest !== null && daysUntil(newest.expiresAt, now) <= RENEWAL_WINDOW_DAYS;
+    const done = newest !== null && !renewal;
+    const cycle = certs.length;
+    const qns = (qnByTraining.get(t.id) ?? []).map((q) => ({
+      id: q.id,
+      key: q.key,
+      name: q.name,
+      position: q.position,
+      total: q.total,
+      // A training with a valid certificate counts as complete (its last cycle was).
+      count: done ? q.total : Math.min(q.total, correct.get(`${q.id}:${cycle}`) ?? 0),
+    }));
+    const state: TrainingState = { ...t, cycle, newest, done, renewal, questionnaires: sortQuestionnaires(qns) };
+    const list = byTopic.get(t.topicId) ?? [];
+    list.push(state);
+    byTopic.set(t.topicId, list);
+  }
+  return {
+    topics: topicRows.map((tp) => ({
+      id: tp.id,
+      name: tp.name,
+      icon: tp.icon,
+      color: tp.color,
+      position: tp.position,
+      trainings: (byTopic.get(tp.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
+    })),
+    certificates: certRows,
+  };
+}
+
+export function certificateRef(cert: CertRow | null, now: Date): CertificateRef | null {
+  if (!cert) return null;
+  return {
+    id: cert.id,
+    acquired_at: cert.acquiredAt.toISOString(),
+    expires_at: cert.expiresAt.toISOString(),
+    active_working_cert: daysUntil(cert.expiresAt, now) > 0,
+  };
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+export function trainingCounts(t: TrainingState) {
+  return { count: sum(t.questionnaires.map((q) => q.count)), total: sum(t.questionnaires.map((q) => q.total)) };
+}
+
+export function toTraining(t: TrainingState, now: Date): Training {
+  const { count, total } = trainingCounts(t);
+  return {
+    id: t.id,
+    topic_id: t.topicId,
+    name: t.name,
+    icon: t.icon,
+    description: t.description,
+    certificate: certificateRef(t.newest, now),
+    count,
+    total,
+    disabled: !t.passive && t.questionnaires.length === 0,
+    passive: t.passive,
+    questionnaires: t.questionnaires.length,
+    points: t.points,
+    validity_months: t.validityMonths,
+    wiki_link: t.wikiLink,
+    renewal: t.renewal,
+  };
+}
+
+export function toTopic(tp: TopicState, now: Date): Topic {
+  const counts = tp.trainings.map(trainingCounts);
+  const count = sum(counts.map((c) => c.count));
+  const total = sum(counts.map((c) => c.total));
+  const valid = tp.trainings.filter((t) => t.newest && daysUntil(t.newest.expiresAt, now) > 0).length;
+  return {
+    id: tp.id,
+    name: tp.name,
+    icon: tp.icon,
+    color: tp.color,
+    trainings: tp.trainings.map((t) => t.id),
+    count,
+    total,
+    question_count: count,
+    question_total: total,
+    certificate_count: valid,
+    certificate_total: tp.trainings.length,
+    disabled: tp.trainings.length === 0,
+  };
+}
+
+/**
+ * A questionnaire is finished when count = total and it is not disabled (spec §4). The next
+ * one opens when the one before it is finished, so a training is learnt in order.
+ */
+export function toQuestionnaires(t: TrainingState, allowAgain: boolean, topicId: number): Questionnaire[] {
+  let previousFinished = true;
+  return t.questionnaires.map((q) => {
+    const disabled = !previousFinished;
+    const finished = !disabled && q.total > 0 && q.count >= q.total;
+    previousFinished = finished;
+    return {
+      id: q.id,
+      name: q.name,
+      count: q.count,
+      total: q.total,
+      disabled,
+      editable: finished && allowAgain,
+      finished,
+      link: disabled ? null : `/topic/${topicId}/training/${t.id}/questionnaire/${q.id}`,
+    };
+  });
+}
+
+export function toUserProgress(snapshot: Snapshot, now: Date): UserProgress {
+  const topicList = snapshot.topics.filter((t) => t.trainings.length > 0).map((t) => toTopic(t, now));
+  const allTrainings = snapshot.topics.flatMap((t) => t.trainings);
+  return {
+    question_count: sum(topicList.map((t) => t.count)),
+    question_total: sum(topicList.map((t) => t.total)),
+    certificate_count: sum(topicList.map((t) => t.certificate_count)),
+    certificate_total: allTrainings.length,
+    points: sum(snapshot.certificates.map((c) => c.points)),
+    topic_progress: topicList,
+    training_progress: allTrainings.map((t) => ({
+      id: t.id,
+      topic_id: t.topicId,
+      name: t.name,
+      icon: t.icon,
+      passive: t.passive,
+      points: t.points,
+      certificate: certificateRef(t.newest, now),
+    })),
+  };
+}

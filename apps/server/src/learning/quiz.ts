@@ -1,0 +1,305 @@
+import crypto from "node:crypto";
+import { type AnswerResult, ErrorCode, type Finished, type NextQuestion } from "@carecampus/contract";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { answers, certificates, media, questions, quizAttempts } from "../db/schema";
+import { AppError } from "../errors";
+import {
+  loadSnapshot,
+  type QuestionnaireState,
+  type Snapshot,
+  type TopicState,
+  type TrainingState,
+  toQuestionnaires,
+  toTopic,
+} from "./progress";
+
+export interface QuizPath {
+  topicId: number;
+  trainingId: number;
+  questionnaireId: number;
+}
+
+interface Located {
+  snapshot: Snapshot;
+  topic: TopicState;
+  training: TrainingState;
+  questionnaire: QuestionnaireState;
+}
+
+/** Finds topic → training in the user's snapshot; 1005 when it is not theirs to learn. */
+export function locateTraining(snapshot: Snapshot, topicId: number, trainingId: number) {
+  const topic = snapshot.topics.find((t) => t.id === topicId);
+  const training = topic?.trainings.find((t) => t.id === trainingId);
+  if (!topic || !training) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
+  return { topic, training };
+}
+
+function locate(snapshot: Snapshot, path: QuizPath): Located {
+  const { topic, training } = locateTraining(snapshot, path.topicId, path.trainingId);
+  const questionnaire = training.questionnaires.find((q) => q.id === path.questionnaireId);
+  if (!questionnaire) throw new AppError(ErrorCode.questionnaireNotFound, "Questionnaire not found");
+  return { snapshot, topic, training, questionnaire };
+}
+
+/** A stable pseudo-random order: the same within a round, different between rounds. */
+function order(...parts: number[]): string {
+  return crypto.createHash("sha1").update(parts.join(":")).digest("hex");
+}
+
+interface RoundState {
+  round: number;
+  /** Open questions of the current round not yet asked in it, in the round's order. */
+  pending: number[];
+  /** Question ids answered correctly in this cycle. */
+  correct: Set<number>;
+  all: number[];
+}
+
+async function roundState(
+  db: Db | Tx,
+  userId: number,
+  training: TrainingState,
+  questionnaireId: number,
+): Promise<RoundState> {
+  const [questionRows, attempts] = await Promise.all([
+    db
+      .select({ id: questions.id })
+      .from(questions)
+      .where(and(eq(questions.questionnaireId, questionnaireId), eq(questions.retired, false)))
+      .orderBy(asc(questions.position)),
+    db
+      .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
+      .from(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.userId, userId),
+          eq(quizAttempts.questionnaireId, questionnaireId),
+          eq(quizAttempts.cycle, training.cycle),
+        ),
+      ),
+  ]);
+  const all = questionRows.map((q) => q.id);
+  const round = attempts.reduce((m, a) => Math.max(m, a.round), 1);
+  const correctBefore = new Set(attempts.filter((a) => a.correct && a.round < round).map((a) => a.questionId));
+  const askedNow = new Set(attempts.filter((a) => a.round === round).map((a) => a.questionId));
+  const correct = new Set(attempts.filter((a) => a.correct).map((a) => a.questionId));
+  const roundQuestions = all.filter((id) => !correctBefore.has(id));
+  let pending = roundQuestions.filter((id) => !askedNow.has(id));
+  let current = round;
+  if (pending.length === 0) {
+    // The round is over: the next one asks every question still open.
+    current = round + 1;
+    pending = all.filter((id) => !correct.has(id));
+  }
+  pending.sort((a, b) =>
+    order(userId, questionnaireId, training.cycle, current, a).localeCompare(
+      order(userId, questionnaireId, training.cycle, current, b),
+    ),
+  );
+  return { round: current, pending, correct, all };
+}
+
+function assertOpen(loc: Located, allowAgain: boolean): void {
+  const list = toQuestionnaires(loc.training, allowAgain, loc.topic.id);
+  const q = list.find((x) => x.id === loc.questionnaire.id);
+  if (q?.disabled) throw new AppError(ErrorCode.forbidden, "Finish the previous questionnaire first");
+}
+
+/** The next open question of the current round, with nothing that reveals the right answers. */
+export async function nextQuestion(
+  db: Db,
+  userId: number,
+  path: QuizPath,
+  now: Date,
+  allowAgain: boolean,
+): Promise<NextQuestion> {
+  const loc = locate(await loadSnapshot(db, userId, now), path);
+  assertOpen(loc, allowAgain);
+  const { count, total } = loc.questionnaire;
+  if (loc.training.done || count >= total) return { question: null, count, total };
+  const state = await roundState(db, userId, loc.training, loc.questionnaire.id);
+  const questionId = state.pending[0];
+  if (questionId === undefined) return { question: null, count, total };
+  const [q] = await db
+    .select({ id: questions.id, text: questions.text, type: questions.type })
+    .from(questions)
+    .where(eq(questions.id, questionId));
+  const answerRows = await db
+    .select({ id: answers.id, text: answers.text })
+    .from(answers)
+    .where(and(eq(answers.questionId, questionId), eq(answers.retired, false)));
+  answerRows.sort((a, b) =>
+    order(userId, questionId, state.round, a.id).localeCompare(order(userId, questionId, state.round, b.id)),
+  );
+  if (!q) return { question: null, count, total };
+  return {
+    question: {
+      id: q.id,
+      text: q.text,
+      type: q.type === "multiple" ? "multiple" : "single",
+      answers: answerRows,
+      media: null,
+      explanation: null,
+      hint: null,
+      round: state.round,
+      count,
+      total,
+    },
+    count,
+    total,
+  };
+}
+
+function addMonths(date: Date, months: number): Date {
+  const d = new Date(date);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/**
+ * Issues the training's certificate (decision 4): from the old expiry when renewed before it,
+ * otherwise from now; the training's points come with it. Runs inside the caller's transaction.
+ */
+export async function issueCertificate(
+  tx: Tx,
+  userId: number,
+  training: Pick<TrainingState, "id" | "validityMonths" | "points" | "newest">,
+  now: Date,
+  markedBy: number | null = null,
+): Promise<number> {
+  const base = training.newest && training.newest.expiresAt > now ? training.newest.expiresAt : now;
+  const [row] = await tx
+    .insert(certificates)
+    .values({
+      userId,
+      trainingId: training.id,
+      acquiredAt: now,
+      expiresAt: addMonths(base, training.validityMonths),
+      points: training.points,
+      markedBy,
+      verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+    })
+    .returning({ id: certificates.id });
+  return (row as { id: number }).id;
+}
+
+/**
+ * Records an answer (body: the chosen answer ids). Correctness is decided here only. A
+ * repeated or parallel post of the same question in the same round is recorded once.
+ */
+export async function submitAnswer(
+  db: Db,
+  userId: number,
+  path: QuizPath & { questionId: number },
+  answerIds: number[],
+  now: Date,
+  allowAgain: boolean,
+): Promise<AnswerResult> {
+  const [question] = await db
+    .select({
+      id: questions.id,
+      questionnaireId: questions.questionnaireId,
+      explanation: questions.explanation,
+      hint: questions.hint,
+      mediaId: questions.mediaId,
+      mediaKind: media.kind,
+    })
+    .from(questions)
+    .leftJoin(media, eq(media.id, questions.mediaId))
+    .where(and(eq(questions.id, path.questionId), eq(questions.retired, false)));
+  if (!question || question.questionnaireId !== path.questionnaireId) {
+    throw new AppError(ErrorCode.questionNotFound, "Question not found");
+  }
+  const answerRows = await db
+    .select({ id: answers.id, correct: answers.correct })
+    .from(answers)
+    .where(and(eq(answers.questionId, question.id), eq(answers.retired, false)));
+  const chosen = [...new Set(answerIds)];
+  const own = new Set(answerRows.map((a) => a.id));
+  if (chosen.some((id) => !own.has(id))) {
+    throw new AppError(ErrorCode.answerNotOfQuestion, "The selected answer does not belong to this question");
+  }
+  const rightIds = answerRows
+    .filter((a) => a.correct)
+    .map((a) => a.id)
+    .sort((a, b) => a - b);
+  const isCorrect = chosen.length === rightIds.length && chosen.every((id) => rightIds.includes(id));
+
+  let finished: Finished | null = null;
+  await db.transaction(async (tx) => {
+    // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
+    await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
+    const loc = locate(await loadSnapshot(tx, userId, now), path);
+    assertOpen(loc, allowAgain);
+    if (loc.training.done) return;
+    const state = await roundState(tx, userId, loc.training, loc.questionnaire.id);
+    // Only a question still pending in this round is recorded; anything else is a repeat.
+    if (!state.pending.includes(question.id)) return;
+    await tx
+      .insert(quizAttempts)
+      .values({
+        userId,
+        questionnaireId: loc.questionnaire.id,
+        questionId: question.id,
+        cycle: loc.training.cycle,
+        round: state.round,
+        correct: isCorrect,
+        answerIds: chosen,
+      })
+      .onConflictDoNothing();
+    if (state.pending.length > 1) return;
+    // That was the round's last question.
+    const correctNow = new Set(state.correct);
+    if (isCorrect) correctNow.add(question.id);
+    const open = state.all.filter((id) => !correctNow.has(id)).length;
+    if (open > 0) {
+      finished = { success: false, message: "quiz.finished.open", values: { open }, link: null };
+      return;
+    }
+    const others = loc.training.questionnaires.filter((q) => q.id !== loc.questionnaire.id);
+    const trainingComplete = others.every((q) => q.count >= q.total);
+    if (!trainingComplete) {
+      finished = {
+        success: true,
+        message: "quiz.finished.questionnaire",
+        values: {},
+        link: { href: `/topic/${path.topicId}/training/${path.trainingId}`, text: "quiz.finished.toTraining" },
+      };
+      return;
+    }
+    // Guard against a second certificate in the same cycle (two tabs finishing at once).
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(certificates)
+      .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, loc.training.id)));
+    if (n !== loc.training.cycle) return;
+    const certId = await issueCertificate(tx, userId, loc.training, now);
+    finished = {
+      success: true,
+      message: "quiz.finished.certificate",
+      values: { training: loc.training.name },
+      link: { href: `/api/progress/export/certificate?id=${certId}`, text: "quiz.finished.download" },
+    };
+  });
+
+  const after = locate(await loadSnapshot(db, userId, now), path);
+  return {
+    answers_correct: rightIds,
+    is_correct: isCorrect,
+    explanation: question.explanation,
+    hint: question.hint,
+    media:
+      question.mediaId && (question.mediaKind === "image" || question.mediaKind === "video")
+        ? { type: question.mediaKind, id: question.mediaId }
+        : null,
+    topic: toTopic(after.topic, now),
+    finished,
+    count: after.questionnaire.count,
+    total: after.questionnaire.total,
+  };
+}

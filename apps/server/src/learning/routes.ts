@@ -1,0 +1,117 @@
+import {
+  AnswerRequest,
+  AnswerResult,
+  ErrorBody,
+  ErrorCode,
+  NextQuestion,
+  QuestionnaireParams,
+  QuestionParams,
+  Topic,
+  TopicDetail,
+  TopicParams,
+  TrainingDetail,
+  TrainingParams,
+} from "@carecampus/contract";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf, authenticate } from "../auth/guards";
+import { AppError } from "../errors";
+import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
+import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+// Learning is the employee's: other roles have no trainings (spec §2).
+const learner = authenticate({ roles: ["employee"] });
+
+export async function learningRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = app.deps.database;
+  const allowAgain = () => app.deps.config.settings["allow-make-questionnaires-again"];
+
+  r.get(
+    "/progress/topics",
+    { schema: { tags: ["learning"], response: { 200: z.array(Topic), ...errors } }, onRequest: learner },
+    async (request) => {
+      const now = app.deps.now();
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
+      return snapshot.topics.map((t) => toTopic(t, now));
+    },
+  );
+
+  r.get(
+    "/progress/topics/:id/trainings",
+    {
+      schema: { tags: ["learning"], params: TopicParams, response: { 200: TopicDetail, ...errors } },
+      onRequest: learner,
+    },
+    async (request) => {
+      const now = app.deps.now();
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
+      const topic = snapshot.topics.find((t) => t.id === request.params.id);
+      if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
+      return { topic: toTopic(topic, now), trainings: topic.trainings.map((t) => toTraining(t, now)) };
+    },
+  );
+
+  r.get(
+    "/progress/topics/:topic/trainings/:training/questionnaires",
+    {
+      schema: { tags: ["learning"], params: TrainingParams, response: { 200: TrainingDetail, ...errors } },
+      onRequest: learner,
+    },
+    async (request) => {
+      const now = app.deps.now();
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
+      const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
+      return {
+        topic: toTopic(topic, now),
+        training: toTraining(training, now),
+        questionnaires: toQuestionnaires(training, allowAgain(), topic.id),
+      };
+    },
+  );
+
+  r.get(
+    "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions",
+    {
+      schema: { tags: ["learning"], params: QuestionnaireParams, response: { 200: NextQuestion, ...errors } },
+      onRequest: learner,
+    },
+    (request) =>
+      nextQuestion(
+        db,
+        actorOf(request).id,
+        { topicId: request.params.topic, trainingId: request.params.training, questionnaireId: request.params.q },
+        app.deps.now(),
+        allowAgain(),
+      ),
+  );
+
+  r.post(
+    "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions/:question/answers",
+    {
+      schema: {
+        tags: ["learning"],
+        params: QuestionParams,
+        body: AnswerRequest,
+        response: { 200: AnswerResult, ...errors },
+      },
+      onRequest: learner,
+    },
+    (request) =>
+      submitAnswer(
+        db,
+        actorOf(request).id,
+        {
+          topicId: request.params.topic,
+          trainingId: request.params.training,
+          questionnaireId: request.params.q,
+          questionId: request.params.question,
+        },
+        request.body,
+        app.deps.now(),
+        allowAgain(),
+      ),
+  );
+}

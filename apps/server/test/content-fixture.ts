@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#0f766e"/></svg>';
+const IMAGE =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 300"><rect width="480" height="300" fill="#e6fcf9"/></svg>';
+
+export interface FixtureOptions {
+  version?: string;
+  /** v2 changes: a renamed question text, one question retired, one added. */
+  v2?: boolean;
+  files?: Record<string, string>;
+}
+
+/** A small content package on disk: one topic, an active training (2 questionnaires) and a passive one. */
+export function writeFixture(options: FixtureOptions = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-content-"));
+  const put = (file: string, text: string | Buffer) => {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  };
+  put("package.yaml", `version: ${options.version ?? "1.0.0"}\ntitle: Test\n`);
+  put("topics.yaml", 'topics:\n  - key: hygiene\n    name: Hygiene\n    icon: hygiene\n    color: "#0f766e"\n');
+  put("icons/hygiene.svg", ICON);
+  put("icons/haende.svg", ICON);
+  put("icons/kurs.svg", ICON);
+  put("media/bild.svg", IMAGE);
+  // Not a real film: the range tests only need bytes to cut.
+  put("media/film.mp4", Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256)));
+  const q1Text = options.v2 ? "Wie lange desinfizieren Sie die Hände (neu)?" : "Wie lange desinfizieren Sie die Hände?";
+  put(
+    "trainings/haende.yaml",
+    `key: haende
+topic: hygiene
+name: Händehygiene
+icon: haende
+validity_months: 12
+points: 10
+wiki_link: /wiki/hygiene/haende
+questionnaires:
+  - key: "1"
+    name: "1"
+    questions:
+      - key: q1
+        type: single
+        text: "${q1Text}"
+        answers:
+          - text: 5 Sekunden
+          - text: 30 Sekunden
+            correct: true
+          - text: 2 Minuten
+        explanation: "<p>Mindestens <strong>30 Sekunden</strong>.</p><script>alert(1)</script>"
+        hint: Denken Sie an die Einwirkzeit.
+        media:
+          image: bild.svg
+      - key: q2
+        type: multiple
+        text: Wann desinfizieren Sie die Hände?
+        answers:
+          - text: Vor Patientenkontakt
+            correct: true
+          - text: Nach Kontakt mit Körperflüssigkeiten
+            correct: true
+          - text: Nur nach Dienstende
+        explanation: <p>Die fünf Momente.</p>
+        hint: Es gibt fünf Momente.
+        media:
+          video: film.mp4
+${
+  options.v2
+    ? `      - key: q4
+        type: single
+        text: Ersetzen Handschuhe die Desinfektion?
+        answers:
+          - text: Ja
+          - text: Nein
+            correct: true
+        explanation: <p>Nein.</p>
+`
+    : `      - key: q3
+        type: single
+        text: Ist Nagellack erlaubt?
+        answers:
+          - text: Ja
+          - text: Nein
+            correct: true
+        explanation: <p>Nein, er beeinträchtigt die Desinfektion.</p>
+`
+}  - key: "2"
+    name: "2"
+    questions:
+      - key: q1
+        type: single
+        text: Wie viele Momente der Händehygiene gibt es?
+        answers:
+          - text: Drei
+          - text: Fünf
+            correct: true
+        explanation: <p>Fünf.</p>
+`,
+  );
+  put(
+    "trainings/kurs.yaml",
+    "key: kurs\ntopic: hygiene\nname: Reanimationskurs\nicon: kurs\npassive: true\nvalidity_months: 12\npoints: 20\n",
+  );
+  for (const [file, text] of Object.entries(options.files ?? {})) put(file, text);
+  return dir;
+}

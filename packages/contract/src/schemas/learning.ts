@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { Id } from "./common";
+
+export const CertificateRef = z
+  .object({
+    id: z.number().int(),
+    acquired_at: z.string(),
+    expires_at: z.string(),
+    /** false once expired: the certificate is history, not proof. */
+    active_working_cert: z.boolean(),
+  })
+  .meta({ id: "CertificateRef" });
+export type CertificateRef = z.infer<typeof CertificateRef>;
+
+/** Counts: correct answers / questions of the assigned trainings (ARCHITECTURE decisions 3, 6). */
+export const Topic = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    icon: z.string(),
+    color: z.string(),
+    trainings: z.array(z.number().int()),
+    count: z.number().int(),
+    total: z.number().int(),
+    question_count: z.number().int(),
+    question_total: z.number().int(),
+    certificate_count: z.number().int(),
+    certificate_total: z.number().int(),
+    disabled: z.boolean(),
+  })
+  .meta({ id: "Topic" });
+export type Topic = z.infer<typeof Topic>;
+
+export const Training = z
+  .object({
+    id: z.number().int(),
+    topic_id: z.number().int(),
+    name: z.string(),
+    icon: z.string(),
+    description: z.string().nullable(),
+    certificate: CertificateRef.nullable(),
+    count: z.number().int(),
+    total: z.number().int(),
+    disabled: z.boolean(),
+    passive: z.boolean(),
+    /** Questionnaires of the training. */
+    questionnaires: z.number().int(),
+    points: z.number().int(),
+    validity_months: z.number().int(),
+    wiki_link: z.string().nullable(),
+    /** Certificate within 30 days of expiry or expired: the questionnaires are open again. */
+    renewal: z.boolean(),
+  })
+  .meta({ id: "Training" });
+export type Training = z.infer<typeof Training>;
+
+export const Questionnaire = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    count: z.number().int(),
+    total: z.number().int(),
+    disabled: z.boolean(),
+    editable: z.boolean(),
+    finished: z.boolean(),
+    link: z.string().nullable(),
+  })
+  .meta({ id: "Questionnaire" });
+export type Questionnaire = z.infer<typeof Questionnaire>;
+
+export const TrainingDetail = z
+  .object({ topic: Topic, training: Training, questionnaires: z.array(Questionnaire) })
+  .meta({ id: "TrainingDetail" });
+export type TrainingDetail = z.infer<typeof TrainingDetail>;
+
+export const TopicDetail = z.object({ topic: Topic, trainings: z.array(Training) }).meta({ id: "TopicDetail" });
+export type TopicDetail = z.infer<typeof TopicDetail>;
+
+export const QuestionMedia = z
+  .object({ type: z.enum(["image", "video"]), id: z.number().int() })
+  .meta({ id: "QuestionMedia" });
+
+/**
+ * The next open question. Nothing in it reveals the right answers: explanation and hint are
+ * null until the answer is posted (ARCHITECTURE decision 3).
+ */
+export const Question = z
+  .object({
+    id: z.number().int(),
+    text: z.string(),
+    type: z.enum(["single", "multiple"]),
+    answers: z.array(z.object({ id: z.number().int(), text: z.string() }).strict()),
+    media: z.null(),
+    explanation: z.null(),
+    hint: z.null(),
+    round: z.number().int(),
+    count: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: "Question" });
+export type Question = z.infer<typeof Question>;
+
+export const NextQuestion = z
+  .object({ question: Question.nullable(), count: z.number().int(), total: z.number().int() })
+  .meta({ id: "NextQuestion" });
+export type NextQuestion = z.infer<typeof NextQuestion>;
+
+export const AnswerRequest = z.array(Id).min(1).max(10).meta({ id: "AnswerRequest" });
+
+export const Finished = z
+  .object({
+    success: z.boolean(),
+    /** An i18n key the client translates, with `values`. */
+    message: z.string(),
+    values: z.record(z.string(), z.union([z.string(), z.number()])),
+    link: z.object({ href: z.string(), text: z.string() }).nullable(),
+  })
+  .meta({ id: "Finished" });
+export type Finished = z.infer<typeof Finished>;
+
+export const AnswerResult = z
+  .object({
+    answers_correct: z.array(z.number().int()),
+    is_correct: z.boolean(),
+    explanation: z.string(),
+    hint: z.string().nullable(),
+    media: QuestionMedia.nullable(),
+    topic: Topic,
+    finished: Finished.nullable(),
+    count: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: "AnswerResult" });
+export type AnswerResult = z.infer<typeof AnswerResult>;
+
+export const TopicParams = z.object({ id: Id }).strict();
+export const TrainingParams = z.object({ topic: Id, training: Id }).strict();
+export const QuestionnaireParams = z.object({ topic: Id, training: Id, q: Id }).strict();
+export const QuestionParams = z.object({ topic: Id, training: Id, q: Id, question: Id }).strict();
+
+export const UserProgress = z
+  .object({
+    question_count: z.number().int(),
+    question_total: z.number().int(),
+    certificate_count: z.number().int(),
+    certificate_total: z.number().int(),
+    points: z.number().int(),
+    topic_progress: z.array(Topic),
+    training_progress: z.array(
+      z.object({
+        id: z.number().int(),
+        topic_id: z.number().int(),
+        name: z.string(),
+        icon: z.string(),
+        passive: z.boolean(),
+        points: z.number().int(),
+        certificate: CertificateRef.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "UserProgress" });
+export type UserProgress = z.infer<typeof UserProgress>;
+
+export const ContentVersion = z.object({ version: z.string().nullable() }).meta({ id: "ContentVersion" });
+export const HelpRequestCreate = z.object({ question_id: Id }).strict().meta({ id: "HelpRequestCreate" });
+export const HelpRequestCreated = z.object({ id: z.number().int() }).meta({ id: "HelpRequestCreated" });
