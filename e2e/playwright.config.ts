@@ -59,7 +59,7 @@ export default defineConfig({
   webServer: [
     {
       // Tokens live 40 s here, so a test can watch the client refresh one (spec §9).
-      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000`,
+      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true`,
       url: `http://127.0.0.1:${MAIN}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -15,7 +15,7 @@ test.describe("login and logout", () => {
     await submit.click();
     await dismissTutorial(page);
     await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("heading", { name: "Schulungen" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Meine Schulungen" })).toBeVisible();
     await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Abmelden" }).click();
     await expect(page).toHaveURL(/\/login$/);

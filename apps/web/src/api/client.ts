@@ -101,3 +101,12 @@ export function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   inflight.set(key, promise);
   return promise;
 }
+
+/**
+ * A URL for <img>, <video> and downloads, which cannot send a header: the token travels in
+ * the query, as decision 9 allows for static files and downloads only.
+ */
+export function authedUrl(path: string): string {
+  const token = sessionStore.get().session?.token ?? "";
+  return `/api${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+}

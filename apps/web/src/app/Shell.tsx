@@ -7,6 +7,8 @@ import logoMark from "../assets/logo-mark.svg";
 import { PageLoader } from "../components/PageLoader";
 import { NotificationBell } from "../features/notifications/NotificationBell";
 import { QmNotice } from "./QmNotice";
+import classes from "./Shell.module.css";
+import { TopicProgressRing } from "./TopicProgressRing";
 import { TutorialPrompt } from "./TutorialPrompt";
 import { UserMenu } from "./UserMenu";
 import { VersionLabel } from "./VersionLabel";
@@ -42,6 +44,7 @@ export function Shell() {
             <Image src={logoMark} h={34} w={34} alt="CareCampus" hiddenFrom="sm" />
           </UnstyledButton>
           <Group gap="xs" wrap="nowrap">
+            <TopicProgressRing />
             <WikiSwitch />
             <NotificationBell />
             <UserMenu />
@@ -49,12 +52,12 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <Container size="lg" px={0} pb={56}>
+        <Container size="lg" px={0} pb={{ base: 0, sm: 56 }}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>
         </Container>
-        <Box pos="fixed" bottom={8} left={8} style={{ zIndex: 50 }}>
+        <Box className={classes.version}>
           <VersionLabel />
         </Box>
       </AppShell.Main>

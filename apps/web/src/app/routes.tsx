@@ -12,6 +12,9 @@ import { Shell } from "./Shell";
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
 const AccountPage = lazy(() => import("../features/account/AccountPage"));
+const TopicPage = lazy(() => import("../features/learning/TopicPage"));
+const TrainingPage = lazy(() => import("../features/learning/TrainingPage"));
+const QuizPage = lazy(() => import("../features/learning/QuizPage"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -42,11 +45,11 @@ export const router = createBrowserRouter([
           { index: true, element: <HomePage /> },
           { path: "profile", element: <ProfilePage /> },
           { path: "account", element: <AccountPage /> },
-          { path: "topic/:topicId", element: role("topic", <ComingPage feature="learning" />) },
-          { path: "topic/:topicId/training/:trainingId", element: role("topic", <ComingPage feature="learning" />) },
+          { path: "topic/:topicId", element: role("topic", <TopicPage />) },
+          { path: "topic/:topicId/training/:trainingId", element: role("topic", <TrainingPage />) },
           {
             path: "topic/:topicId/training/:trainingId/questionnaire/:questionnaireId",
-            element: role("topic", <ComingPage feature="learning" />),
+            element: role("topic", <QuizPage />),
           },
           { path: "edituser", element: role("editUser", <ComingPage feature="administration" />) },
           { path: "edituser/:userId", element: role("editUser", <ComingPage feature="administration" />) },

@@ -25,6 +25,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { UserAvatar } from "../../components/UserAvatar";
 import { configuredLanguages } from "../../i18n";
 import { sessionStore, useRequiredSession } from "../../session/store";
+import { MyProgress } from "./MyProgress";
 import classes from "./ProfilePage.module.css";
 
 const LANGUAGE_NAMES: Record<Language, string> = {
@@ -121,6 +122,7 @@ export default function ProfilePage() {
             aria-label={t("profile.theme")}
           />
         </Card>
+        {(user.roles.includes("employee") || user.roles.includes("superchris")) && <MyProgress userId={user.id} />}
       </Stack>
     </>
   );

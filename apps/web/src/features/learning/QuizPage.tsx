@@ -1,0 +1,389 @@
+import type { AnswerResult, Question } from "@carecampus/contract";
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Checkbox,
+  Group,
+  Image,
+  Modal,
+  Paper,
+  Progress,
+  Radio,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from "@mantine/core";
+import { IconCheck, IconHelpCircle, IconX } from "@tabler/icons-react";
+import { useQueryClient } from "@tanstack/react-query";
+import confetti from "canvas-confetti";
+import DOMPurify from "dompurify";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
+import { api, authedUrl, showSuccess } from "../../api/client";
+import { PageHeader } from "../../components/PageHeader";
+import { pickFeedback } from "./feedback";
+import classes from "./learning.module.css";
+import { invalidateLearning, useNextQuestion, useTraining } from "./queries";
+
+type Phase = "intro" | "question" | "explanation" | "result";
+
+const ALLOWED_TAGS = ["p", "strong", "em", "b", "i", "u", "ul", "ol", "li", "br", "a", "code", "small", "sub", "sup"];
+
+function Explanation({ html }: { html: string }) {
+  // Stored sanitised on import, sanitised again here: defence in depth.
+  const clean = DOMPurify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "rel", "target"] });
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above
+  return <div className={classes.explanation} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
+
+function HelpButton({ questionId }: { questionId: number }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    setBusy(true);
+    try {
+      await api("/help", { method: "POST", body: { question_id: questionId } });
+      showSuccess(t("quiz.help.sent"));
+      setOpen(false);
+    } catch {
+      // toast shown by the client
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Tooltip label={t("quiz.help.button")}>
+        <ActionIcon variant="subtle" size="lg" onClick={() => setOpen(true)} aria-label={t("quiz.help.button")}>
+          <IconHelpCircle size={24} />
+        </ActionIcon>
+      </Tooltip>
+      <Modal opened={open} onClose={() => setOpen(false)} title={t("quiz.help.title")} centered>
+        <Text mb="lg">{t("quiz.help.text")}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setOpen(false)}>
+            {t("common.cancel")}
+          </Button>
+          <Button onClick={() => void send()} loading={busy}>
+            {t("quiz.help.send")}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+function FeedbackPopup({ src, right }: { src: string | undefined; right: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.popup} role="status" aria-live="assertive" data-testid="feedback-popup">
+      {src ? (
+        <img src={src} alt={right ? t("quiz.right") : t("quiz.wrong")} />
+      ) : (
+        <Title c="white">{right ? t("quiz.right") : t("quiz.wrong")}</Title>
+      )}
+    </div>
+  );
+}
+
+export default function QuizPage() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const params = useParams();
+  const topicId = Number(params.topicId);
+  const trainingId = Number(params.trainingId);
+  const questionnaireId = Number(params.questionnaireId);
+  const trainingPath = `/topic/${topicId}/training/${trainingId}`;
+
+  const [phase, setPhase] = useState<Phase>("intro");
+  const [confirmed, setConfirmed] = useState(false);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [locked, setLocked] = useState(false);
+  const [result, setResult] = useState<AnswerResult | null>(null);
+  const [asked, setAsked] = useState<Question | null>(null);
+  const [popup, setPopup] = useState<{ src: string | undefined; right: boolean } | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  const training = useTraining(topicId, trainingId);
+  const next = useNextQuestion(topicId, trainingId, questionnaireId, phase === "question");
+  const question = next.data?.question ?? null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!question || selected.length === 0 || locked) return;
+    setLocked(true);
+    try {
+      const res = await api<AnswerResult>(
+        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${question.id}/answers`,
+        { method: "POST", body: selected },
+      );
+      setAsked(question);
+      setResult(res);
+      const feedback = pickFeedback(res.is_correct, i18n.language);
+      setPopup({ src: feedback.src, right: res.is_correct });
+      if (res.is_correct && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+        void confetti({ particleCount: 120, spread: 75, origin: { y: 0.6 }, disableForReducedMotion: true });
+      }
+      void invalidateLearning(queryClient);
+      timer.current = window.setTimeout(() => {
+        setPopup(null);
+        setPhase("explanation");
+        setLocked(false);
+      }, feedback.ms);
+    } catch {
+      setLocked(false);
+    }
+  };
+
+  const goOn = () => {
+    if (result?.finished) {
+      setPhase("result");
+      return;
+    }
+    setSelected([]);
+    setResult(null);
+    setPhase("question");
+    void next.refetch();
+  };
+
+  const title = training.data ? training.data.training.name : "";
+  const count = result?.count ?? next.data?.count ?? 0;
+  const total = result?.total ?? next.data?.total ?? 0;
+
+  let body: React.ReactNode;
+  if (phase === "intro") {
+    body = (
+      <Paper withBorder p="lg">
+        <Title order={2} size="h3" mb="sm">
+          {t("quiz.independence.title")}
+        </Title>
+        <Text mb="md">{t("quiz.independence.text")}</Text>
+        <Checkbox
+          label={t("quiz.independence.confirm")}
+          checked={confirmed}
+          onChange={(e) => setConfirmed(e.currentTarget.checked)}
+          mb="lg"
+          size="md"
+        />
+        <Button onClick={() => setPhase("question")} disabled={!confirmed} size="md">
+          {t("quiz.goToQuestion")}
+        </Button>
+      </Paper>
+    );
+  } else if (phase === "question") {
+    // While the next question loads, never show the previous one: its answers are gone.
+    if (next.isPending || next.isFetching) body = <Skeleton h={280} />;
+    else if (!question) {
+      body = (
+        <Alert color="teal" icon={<IconCheck />}>
+          <Text mb="sm">{t("quiz.done")}</Text>
+          <Button component={Link} to={trainingPath} variant="light">
+            {t("quiz.result.back")}
+          </Button>
+        </Alert>
+      );
+    } else {
+      body = (
+        <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
+          <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
+            <Text size="sm" c="dimmed">
+              {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t("quiz.round", { round: question.round })}
+            </Text>
+          </Group>
+          <Title order={2} size="h3" mb="md" data-testid="question-text">
+            {question.text}
+          </Title>
+          {question.type === "single" ? (
+            <Radio.Group
+              value={selected[0] ? String(selected[0]) : null}
+              onChange={(v) => setSelected([Number(v)])}
+              aria-label={question.text}
+            >
+              <Stack gap="sm">
+                {question.answers.map((a) => (
+                  <Radio.Card
+                    key={a.id}
+                    value={String(a.id)}
+                    className={classes.answer}
+                    data-checked={selected.includes(a.id) || undefined}
+                  >
+                    <Group wrap="nowrap" gap="sm">
+                      <Radio.Indicator />
+                      <Text>{a.text}</Text>
+                    </Group>
+                  </Radio.Card>
+                ))}
+              </Stack>
+            </Radio.Group>
+          ) : (
+            <Checkbox.Group
+              value={selected.map(String)}
+              onChange={(v) => setSelected(v.map(Number))}
+              aria-label={question.text}
+            >
+              <Stack gap="sm">
+                {question.answers.map((a) => (
+                  <Checkbox.Card
+                    key={a.id}
+                    value={String(a.id)}
+                    className={classes.answer}
+                    data-checked={selected.includes(a.id) || undefined}
+                  >
+                    <Group wrap="nowrap" gap="sm">
+                      <Checkbox.Indicator />
+                      <Text>{a.text}</Text>
+                    </Group>
+                  </Checkbox.Card>
+                ))}
+              </Stack>
+            </Checkbox.Group>
+          )}
+          <Group justify="flex-end" mt="lg">
+            <Button type="submit" size="md" disabled={selected.length === 0 || locked} loading={locked && !popup}>
+              {t("quiz.continue")}
+            </Button>
+          </Group>
+        </Paper>
+      );
+    }
+  } else if (phase === "explanation" && result && asked) {
+    const right = new Set(result.answers_correct);
+    body = (
+      <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
+        <Group justify="space-between" wrap="nowrap" mb="sm">
+          <Group gap="xs">
+            {result.is_correct ? (
+              <IconCheck color="var(--mantine-color-teal-6)" />
+            ) : (
+              <IconX color="var(--mantine-color-orange-6)" />
+            )}
+            <Title order={2} size="h3" c={result.is_correct ? "teal" : "orange"}>
+              {result.is_correct ? t("quiz.right") : t("quiz.wrong")}
+            </Title>
+          </Group>
+          <HelpButton questionId={asked.id} />
+        </Group>
+        <Text fw={600} mb="sm">
+          {asked.text}
+        </Text>
+        <Stack gap="xs" mb="md">
+          {asked.answers.map((a) => (
+            <Box
+              key={a.id}
+              className={classes.answer}
+              data-right={right.has(a.id) || undefined}
+              data-wrong={(!right.has(a.id) && selected.includes(a.id)) || undefined}
+            >
+              <Group gap="xs" wrap="nowrap">
+                {right.has(a.id) ? (
+                  <IconCheck size={18} color="var(--mantine-color-teal-7)" aria-label={t("quiz.rightAnswer")} />
+                ) : (
+                  <IconX size={18} opacity={0.4} />
+                )}
+                <Text>{a.text}</Text>
+              </Group>
+            </Box>
+          ))}
+        </Stack>
+        {result.media?.type === "image" && (
+          <Image src={authedUrl(`/static/image/${result.media.id}`)} maw={560} radius="md" mb="md" alt="" />
+        )}
+        {result.media?.type === "video" && (
+          // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
+          <video
+            src={authedUrl(`/static/video/${result.media.id}`)}
+            controls
+            playsInline
+            preload="metadata"
+            style={{ maxWidth: "100%", borderRadius: 8 }}
+          />
+        )}
+        {result.hint && (
+          <Alert color="blue" variant="light" title={t("quiz.hint")} mb="md" mt="sm">
+            {result.hint}
+          </Alert>
+        )}
+        <Title order={3} size="h5" mb={4}>
+          {t("quiz.explanation")}
+        </Title>
+        <Explanation html={result.explanation} />
+        <Group justify="flex-end" mt="lg">
+          <Button size="md" onClick={goOn} data-autofocus>
+            {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
+          </Button>
+        </Group>
+      </Paper>
+    );
+  } else if (phase === "result" && result?.finished) {
+    const f = result.finished;
+    const link = f.link;
+    body = (
+      <Paper withBorder p="xl" ta="center" data-testid="quiz-result">
+        <Title order={2} mb="sm" c={f.success ? "teal" : "orange"}>
+          {f.success ? t("quiz.result.success") : t("quiz.result.failure")}
+        </Title>
+        <Text mb="lg">{t(f.message, f.values)}</Text>
+        <Stack align="center" gap="sm">
+          {link &&
+            (link.href.startsWith("/api/") ? (
+              <Button component="a" href={authedUrl(link.href.slice(4))} target="_blank" rel="noopener">
+                {t(link.text)}
+              </Button>
+            ) : (
+              <Anchor component={Link} to={link.href}>
+                {t(link.text)}
+              </Anchor>
+            ))}
+          {!f.success && (
+            <Button
+              onClick={() => {
+                setResult(null);
+                setSelected([]);
+                setPhase("question");
+                void next.refetch();
+              }}
+            >
+              {t("quiz.result.nextRound")}
+            </Button>
+          )}
+          <Button component={Link} to={trainingPath} variant="default">
+            {t("quiz.result.back")}
+          </Button>
+        </Stack>
+      </Paper>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={title} />
+      {phase !== "intro" && (
+        <Progress
+          value={total > 0 ? (count / total) * 100 : 0}
+          size="lg"
+          radius="xl"
+          mb="xs"
+          aria-label={t("quiz.progress", { count, total })}
+        />
+      )}
+      {phase !== "intro" && (
+        <Text size="sm" c="dimmed" mb="md">
+          {t("quiz.progress", { count, total })}
+        </Text>
+      )}
+      {body}
+      {popup && <FeedbackPopup src={popup.src} right={popup.right} />}
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import type { Questionnaire } from "@carecampus/contract";
+import { Alert, Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon, Tooltip } from "@mantine/core";
+import { IconCheck, IconInfoCircle, IconLock, IconPencil, IconPlayerPlay } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+import { settings } from "../../app/settings";
+import { ContentIcon } from "../../components/ContentIcon";
+import { ExpiryBadge } from "../../components/ExpiryBadge";
+import { PageHeader } from "../../components/PageHeader";
+import { NotFoundPage } from "../not-found/NotFoundPage";
+import { useTraining } from "./queries";
+
+function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questionnaire) => void }) {
+  const { t } = useTranslation();
+  const label = /^\d+$/.test(q.name) ? t("questionnaires.name", { name: q.name }) : q.name;
+  const canOpen = !q.disabled && (!q.finished || q.editable);
+  return (
+    <Paper
+      withBorder
+      p="md"
+      data-testid="questionnaire"
+      data-finished={q.finished || undefined}
+      data-disabled={q.disabled || undefined}
+    >
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          {q.finished ? (
+            <ThemeIcon color="teal" radius="xl" size="lg" aria-label={t("questionnaires.finished")}>
+              <IconCheck size={20} />
+            </ThemeIcon>
+          ) : q.disabled ? (
+            <ThemeIcon color="gray" variant="light" radius="xl" size="lg" aria-label={t("questionnaires.locked")}>
+              <IconLock size={18} />
+            </ThemeIcon>
+          ) : (
+            <ThemeIcon variant="light" radius="xl" size="lg">
+              <IconPlayerPlay size={18} />
+            </ThemeIcon>
+          )}
+          <div>
+            <Text fw={600} c={q.disabled ? "dimmed" : undefined}>
+              {label}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {q.disabled
+                ? t("questionnaires.locked")
+                : t("questionnaires.progress", { count: q.count, total: q.total })}
+            </Text>
+          </div>
+        </Group>
+        <Group gap="xs" wrap="nowrap">
+          {q.editable && (
+            <Tooltip label={t("questionnaires.editable")}>
+              <Badge variant="light" leftSection={<IconPencil size={12} />} aria-label={t("questionnaires.editable")}>
+                {t("questionnaires.again")}
+              </Badge>
+            </Tooltip>
+          )}
+          {canOpen && (
+            <Button onClick={() => onOpen(q)} variant={q.count > 0 ? "light" : "filled"}>
+              {q.count > 0 && !q.finished ? t("questionnaires.continue") : t("questionnaires.start")}
+            </Button>
+          )}
+        </Group>
+      </Group>
+    </Paper>
+  );
+}
+
+export default function TrainingPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const params = useParams();
+  const topicId = Number(params.topicId);
+  const trainingId = Number(params.trainingId);
+  const { data, isPending, isError } = useTraining(topicId, trainingId);
+  const [wikiFor, setWikiFor] = useState<Questionnaire | null>(null);
+  if (isError) return <NotFoundPage />;
+  if (isPending) return <Skeleton h={300} />;
+  const { training, questionnaires } = data;
+  const quizPath = (q: Questionnaire) => `/topic/${topicId}/training/${trainingId}/questionnaire/${q.id}`;
+  const open = (q: Questionnaire) => {
+    // With a wiki article and show-read-wiki-first, offer reading it first (spec §2).
+    if (training.wiki_link && settings["show-read-wiki-first"]) setWikiFor(q);
+    else navigate(quizPath(q));
+  };
+  return (
+    <>
+      <PageHeader title={training.name} />
+      <Paper withBorder p="md" mb="lg">
+        <Group wrap="nowrap" align="flex-start">
+          <ContentIcon name={training.icon} size={56} />
+          <Stack gap={6} style={{ flex: 1 }}>
+            {training.description && <Text>{training.description}</Text>}
+            <Group gap="xs">
+              {training.certificate ? (
+                <ExpiryBadge certificate={training.certificate} />
+              ) : (
+                <Badge color="red" variant="outline" size="lg">
+                  {t("training.noCertificate")}
+                </Badge>
+              )}
+              {settings["show-points"] && training.points > 0 && (
+                <Badge variant="light" size="lg">
+                  {t("training.points", { points: training.points })}
+                </Badge>
+              )}
+              <Badge variant="default" size="lg">
+                {t("training.validity", { months: training.validity_months })}
+              </Badge>
+            </Group>
+          </Stack>
+        </Group>
+      </Paper>
+
+      {training.passive ? (
+        <Alert icon={<IconInfoCircle />} color="grape" variant="light" data-testid="passive-note">
+          {t("questionnaires.passiveNote")}
+        </Alert>
+      ) : questionnaires.length === 0 ? (
+        <Alert icon={<IconInfoCircle />} color="gray" variant="light">
+          {t("questionnaires.none")}
+        </Alert>
+      ) : (
+        <Stack gap="sm">
+          {training.renewal && (
+            <Alert color="orange" variant="light">
+              {t("questionnaires.renewalNote")}
+            </Alert>
+          )}
+          {questionnaires.map((q) => (
+            <QuestionnaireRow key={q.id} q={q} onOpen={open} />
+          ))}
+        </Stack>
+      )}
+
+      <Modal opened={wikiFor !== null} onClose={() => setWikiFor(null)} title={t("wikiDialog.title")} centered>
+        <Text mb="lg">{t("wikiDialog.text")}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => wikiFor && navigate(quizPath(wikiFor))}>
+            {t("wikiDialog.toQuiz")}
+          </Button>
+          <Button onClick={() => training.wiki_link && navigate(training.wiki_link)}>{t("wikiDialog.toWiki")}</Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import type { NextQuestion, Topic, TopicDetail, TrainingDetail, UserProgress } from "@carecampus/contract";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { api } from "../../api/client";
+
+export const learningKeys = {
+  all: ["learning"] as const,
+  topics: ["learning", "topics"] as const,
+  topic: (id: number) => ["learning", "topic", id] as const,
+  training: (topic: number, training: number) => ["learning", "training", topic, training] as const,
+  question: (topic: number, training: number, q: number) => ["learning", "question", topic, training, q] as const,
+  progress: (userId: number) => ["learning", "progress", userId] as const,
+};
+
+export const useTopics = (enabled = true) =>
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => api<Topic[]>("/progress/topics"), enabled });
+
+export const useTopic = (id: number) =>
+  useQuery({ queryKey: learningKeys.topic(id), queryFn: () => api<TopicDetail>(`/progress/topics/${id}/trainings`) });
+
+export const useTraining = (topic: number, training: number) =>
+  useQuery({
+    queryKey: learningKeys.training(topic, training),
+    queryFn: () => api<TrainingDetail>(`/progress/topics/${topic}/trainings/${training}/questionnaires`),
+  });
+
+export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean) =>
+  useQuery({
+    queryKey: learningKeys.question(topic, training, q),
+    queryFn: () => api<NextQuestion>(`/progress/topics/${topic}/trainings/${training}/questionnaires/${q}/questions`),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export const useUserProgress = (userId: number, enabled = true) =>
+  useQuery({
+    queryKey: learningKeys.progress(userId),
+    queryFn: () => api<UserProgress>(`/progress/admin/users/${userId}`),
+    enabled,
+  });
+
+/**
+ * After an answer every count on every learning screen may have changed. The quiz's own
+ * next-question query is left alone: the quiz fetches it when the user moves on.
+ */
+export function invalidateLearning(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: learningKeys.all, predicate: (q) => q.queryKey[1] !== "question" });
+}

@@ -1,0 +1,126 @@
+import { expiryColour, formatDate, TRUNCATE_CERTIFICATE, truncate } from "@carecampus/contract";
+import { Badge, Card, Group, Progress, RingProgress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { settings } from "../../app/settings";
+import { ContentIcon } from "../../components/ContentIcon";
+import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
+import { useUserProgress } from "../learning/queries";
+
+function Stat({ label, value, total }: { label: string; value: number; total?: number }) {
+  const percent = total ? Math.round((value / total) * 100) : 0;
+  return (
+    <Card withBorder>
+      <Group wrap="nowrap">
+        {total !== undefined && (
+          <RingProgress
+            size={64}
+            thickness={7}
+            roundCaps
+            sections={[{ value: percent, color: "teal" }]}
+            label={
+              <Text ta="center" size="xs">
+                {percent}%
+              </Text>
+            }
+          />
+        )}
+        <div>
+          <Text size="sm" c="dimmed">
+            {label}
+          </Text>
+          <Text fw={700} size="xl">
+            {value}
+            {total !== undefined ? ` / ${total}` : ""}
+          </Text>
+        </div>
+      </Group>
+    </Card>
+  );
+}
+
+/** Training progress and 'my certificates' on /profile, for employees and superusers. */
+export function MyProgress({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const { data } = useUserProgress(userId);
+  if (!data) return null;
+  const held = data.training_progress.filter((tp) => tp.certificate);
+  return (
+    <>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="md">
+          {t("profile.progress.title")}
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: settings["show-points"] ? 3 : 2 }} mb="md">
+          <Stat label={t("profile.progress.questions")} value={data.question_count} total={data.question_total} />
+          <Stat
+            label={t("profile.progress.certificates")}
+            value={data.certificate_count}
+            total={data.certificate_total}
+          />
+          {settings["show-points"] && <Stat label={t("profile.progress.points")} value={data.points} />}
+        </SimpleGrid>
+        <Stack gap="sm">
+          {data.topic_progress.map((topic) => (
+            <div key={topic.id}>
+              <Group justify="space-between" mb={4} wrap="nowrap">
+                <Group gap="xs" wrap="nowrap">
+                  <ContentIcon name={topic.icon} size={24} />
+                  <Text size="sm">{topic.name}</Text>
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {topic.count}/{topic.total}
+                </Text>
+              </Group>
+              <Progress value={topic.total ? (topic.count / topic.total) * 100 : 0} color={topic.color} radius="xl" />
+            </div>
+          ))}
+        </Stack>
+      </Card>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="md">
+          {t("profile.certificates.title")}
+        </Title>
+        {held.length === 0 ? (
+          <Text c="dimmed">{t("profile.certificates.none")}</Text>
+        ) : (
+          <Stack gap="xs">
+            {held.map((tp) => {
+              const cert = tp.certificate;
+              if (!cert) return null;
+              const colour = expiryColour(cert.expires_at);
+              return (
+                <Group
+                  key={tp.id}
+                  justify="space-between"
+                  wrap="nowrap"
+                  style={{ borderLeft: `4px solid var(--mantine-color-${EXPIRY_COLOURS[colour]}-6)`, paddingLeft: 10 }}
+                  data-testid="my-certificate"
+                >
+                  <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                    <ContentIcon name={tp.icon} size={28} />
+                    <div style={{ minWidth: 0 }}>
+                      <Text size="sm" fw={600} title={tp.name}>
+                        {truncate(tp.name, TRUNCATE_CERTIFICATE)}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {cert.active_working_cert
+                          ? t("profile.certificates.validUntil", { date: formatDate(cert.expires_at) })
+                          : t("profile.certificates.expired", { date: formatDate(cert.expires_at) })}
+                      </Text>
+                    </div>
+                  </Group>
+                  <Group gap="xs" wrap="nowrap">
+                    {settings["show-points"] && tp.points > 0 && (
+                      <Badge variant="light">{t("training.points", { points: tp.points })}</Badge>
+                    )}
+                    <ExpiryBadge certificate={cert} size="md" />
+                  </Group>
+                </Group>
+              );
+            })}
+          </Stack>
+        )}
+      </Card>
+    </>
+  );
+}

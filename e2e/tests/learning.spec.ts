@@ -1,0 +1,135 @@
+import fs from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { parse } from "yaml";
+import { apiLogin, openAs, patchAs } from "./helpers";
+
+interface YamlQuestion {
+  text: string;
+  answers: { text: string; correct?: boolean }[];
+}
+/** The demo content itself tells the test which answers are right. */
+function questionsOf(training: string): YamlQuestion[] {
+  const file = new URL(`../../content/demo/trainings/${training}.yaml`, import.meta.url);
+  const parsed = parse(fs.readFileSync(file, "utf8")) as { questionnaires: { questions: YamlQuestion[] }[] };
+  return parsed.questionnaires.flatMap((q) => q.questions);
+}
+
+async function answerCurrent(page: Page, questions: YamlQuestion[], right: boolean): Promise<void> {
+  const text = (await page.getByTestId("question-text").textContent())?.trim();
+  const question = questions.find((q) => q.text.trim() === text);
+  expect(question, `question "${text}" is in the content`).toBeDefined();
+  const chosen = right
+    ? question?.answers.filter((a) => a.correct)
+    : question?.answers.filter((a) => !a.correct).slice(0, 1);
+  const submit = page.getByRole("button", { name: /^(Weiter|Continue)$/ });
+  await expect(submit).toBeDisabled();
+  for (const a of chosen ?? []) await page.getByText(a.text, { exact: true }).click();
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page.getByTestId("feedback-popup")).toBeVisible();
+  await expect(page.getByTestId("explanation")).toBeVisible({ timeout: 6_000 });
+}
+
+test("an employee learns a whole training, with one wrong answer, and holds the certificate @phone", async ({
+  page,
+}, info) => {
+  test.setTimeout(120_000);
+  const questions = questionsOf("schweigepflicht");
+  const login = info.project.name === "phone" ? "employee2" : "employee";
+  await openAs(page, login, "/");
+  await page.getByRole("link", { name: "Datenschutz und Schweigepflicht" }).click();
+  await page.getByRole("link", { name: "Schweigepflicht", exact: true }).click();
+  await expect(page).toHaveURL(/\/training\/\d+$/);
+  await expect(page.getByRole("heading", { name: "Schweigepflicht" })).toBeVisible();
+  await expect(page.getByText("Kein Zertifikat")).toBeVisible();
+
+  // The training has a wiki article and SHOW_READ_WIKI_FIRST is on: the wiki dialog comes first.
+  await page.getByRole("button", { name: "Starten" }).click();
+  const wiki = page.getByRole("dialog", { name: "Zuerst ins Wiki?" });
+  await expect(wiki).toBeVisible();
+  await wiki.getByRole("button", { name: "Direkt zum Quiz" }).click();
+
+  // The independence confirmation is mandatory.
+  const go = page.getByRole("button", { name: "Zur Frage" });
+  await expect(go).toBeDisabled();
+  await page.getByText("Ich bestätige, dass ich die Fragen selbstständig beantworte").click();
+  await go.click();
+
+  let first = true;
+  for (let step = 0; step < 15; step++) {
+    await answerCurrent(page, questions, !first);
+    if (first) {
+      await expect(page.getByRole("heading", { name: "Leider falsch" })).toBeVisible();
+      // The help icon asks for confirmation, then sends a help request.
+      await page.getByRole("button", { name: "Frage unklar? Hilfe anfordern" }).click();
+      const help = page.getByRole("dialog", { name: "Hilfe anfordern" });
+      await help.getByRole("button", { name: "Hilfe anfordern" }).click();
+      await expect(page.getByText("Ihre Hilfeanfrage wurde gesendet")).toBeVisible();
+      first = false;
+    } else {
+      await expect(page.getByRole("heading", { name: "Richtig!" })).toBeVisible();
+    }
+    const finish = page.getByRole("button", { name: "Fragebogen abschließen" });
+    if (await finish.isVisible()) {
+      await finish.click();
+      const result = page.getByTestId("quiz-result");
+      await expect(result).toBeVisible();
+      if (await result.getByText("Fast geschafft!").isVisible()) {
+        await expect(result).toContainText("Noch 1 Frage(n) offen");
+        await result.getByRole("button", { name: "Nächste Runde starten" }).click();
+        continue;
+      }
+      await expect(result.getByRole("heading", { name: "Herzlichen Glückwunsch!" })).toBeVisible();
+      await expect(result).toContainText("Ihr Zertifikat ist ausgestellt");
+      break;
+    }
+    await page.getByRole("button", { name: "Nächste Frage" }).click();
+  }
+
+  await page.getByRole("link", { name: "Zurück zur Schulung" }).click();
+  const badge = page.getByRole("link", { name: /Zertifikat öffnen/ }).first();
+  await expect(badge).toBeVisible();
+  await expect(badge).toHaveAttribute("data-colour", "green");
+  const href = await badge.getAttribute("href");
+  const pdf = await page.request.get(href ?? "");
+  expect(pdf.headers()["content-type"]).toBe("application/pdf");
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  await expect(page.getByTestId("questionnaire").first()).toHaveAttribute("data-finished", "true");
+
+  await page.goto("/profile");
+  await expect(page.getByTestId("my-certificate").filter({ hasText: "Schweigepflicht" })).toBeVisible();
+  await expect(page.getByTestId("progress-ring")).toBeVisible();
+});
+
+test("the learning screens in English", async ({ page }) => {
+  const { token, user } = await apiLogin(page, "employee");
+  await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "en" });
+  try {
+    const questions = questionsOf("evakuierung");
+    await openAs(page, "employee", "/");
+    await expect(page.getByRole("heading", { name: "My trainings" })).toBeVisible();
+    await page.getByRole("link", { name: "Brandschutz" }).click();
+    await page.getByRole("link", { name: "Räumung und Evakuierung" }).click();
+    await page.getByRole("button", { name: "Start" }).click();
+    await page
+      .getByRole("dialog", { name: "Read the wiki first?" })
+      .getByRole("button", { name: "Straight to the quiz" })
+      .click();
+    await page.getByText("I confirm that I answer the questions on my own").click();
+    await page.getByRole("button", { name: "Go to question" }).click();
+    await answerCurrent(page, questions, true);
+    await expect(page.getByRole("heading", { name: "Right!" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Next question" })).toBeVisible();
+    await expect(page.getByText(/1 of 6 questions answered correctly/)).toBeVisible();
+  } finally {
+    await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "de" });
+  }
+});
+
+test("the passive training shows its note and no questionnaires", async ({ page }) => {
+  await openAs(page, "employee", "/");
+  await page.getByRole("link", { name: "Erste Hilfe und Notfall" }).click();
+  await page.getByRole("link", { name: "Reanimationstraining (Präsenzkurs)" }).click();
+  await expect(page.getByTestId("passive-note")).toBeVisible();
+  await expect(page.getByTestId("questionnaire")).toHaveCount(0);
+});
