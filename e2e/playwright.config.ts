@@ -35,13 +35,13 @@ export default defineConfig({
   projects: [
     {
       name: "desktop",
-      testIgnore: /lockout\.spec/,
+      testIgnore: /(lockout|qm-notice)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${MAIN}`, viewport: { width: 1280, height: 800 } },
     },
     {
       name: "phone",
       grep: /@phone/,
-      testIgnore: /lockout\.spec/,
+      testIgnore: /(lockout|qm-notice)\.spec/,
       use: {
         ...chromium,
         baseURL: `http://127.0.0.1:${MAIN}`,
@@ -52,7 +52,7 @@ export default defineConfig({
     },
     {
       name: "short-session",
-      testMatch: /lockout\.spec/,
+      testMatch: /(lockout|qm-notice)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${SHORT}`, viewport: { width: 1280, height: 800 } },
     },
   ],
@@ -65,8 +65,8 @@ export default defineConfig({
       timeout: 120_000,
     },
     {
-      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog.
-      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000`,
+      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog; the QM notice is on.
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true`,
       url: `http://127.0.0.1:${SHORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -9,6 +9,8 @@ export interface Dataset {
   users: number;
   /** A login and id to drive the per-user endpoints. */
   sample: { login: string; id: number };
+  /** Employees' logins, for the quiz load. */
+  employees: string[];
 }
 
 /** Facilities with staff: one administrator and one supervisor each, the rest employees. */
@@ -20,6 +22,7 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
     .returning({ id: facilities.id });
   let total = 0;
   let sample: Dataset["sample"] | undefined;
+  const employees: string[] = [];
   for (const [f, facility] of facilityRows.entries()) {
     const rows = Array.from({ length: usersPerFacility }, (_, i) => ({
       login: `bench-${f + 1}-${i + 1}`,
@@ -40,10 +43,11 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
         );
         await tx.insert(preferences).values(inserted.map((u) => ({ userId: u.id })));
         sample ??= inserted[2] ?? inserted[0];
+        for (const [i, u] of inserted.entries()) if (start + i >= 2 && employees.length < 400) employees.push(u.login);
       });
     }
     total += rows.length;
   }
   if (!sample) throw new Error("empty dataset");
-  return { facilities: facilityCount, users: total, sample };
+  return { facilities: facilityCount, users: total, sample, employees };
 }

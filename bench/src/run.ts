@@ -10,16 +10,21 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { DEMO_CONTENT } from "../../apps/server/src/bootstrap";
+import { loadPackage } from "../../apps/server/src/content/package";
+import { importPackage } from "../../apps/server/src/content/service";
+import type { Db } from "../../apps/server/src/db/client";
 import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
+import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FACILITIES = Number(process.env.BENCH_FACILITIES ?? 10);
 const PER_FACILITY = Number(process.env.BENCH_USERS_PER_FACILITY ?? 300);
 const root = new URL("../../", import.meta.url).pathname;
 
-interface Result {
+export interface Result {
   name: string;
   rps: number;
   p50: number;
@@ -27,7 +32,13 @@ interface Result {
   errors: number;
 }
 
-function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  // Another server already on the port would answer the health poll and be measured instead.
+  const busy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`port ${port} is already in use; stop whatever listens there`);
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     cwd: root,
     env: {
@@ -38,9 +49,9 @@ function startServer(port: number, env: Record<string, string>): Promise<ChildPr
       DEMO_DATA: "false",
       ...env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "ignore", "inherit"],
   });
-  return new Promise((resolve, reject) => {
+  return new Promise<ChildProcess>((resolve, reject) => {
     const deadline = Date.now() + 120_000;
     const poll = async () => {
       try {
@@ -67,15 +78,26 @@ async function load(name: string, opts: autocannon.Options): Promise<Result> {
   };
 }
 
-async function benchServer(label: string, port: number, dataset: Dataset): Promise<void> {
+async function prepare(db: Db): Promise<{ dataset: Dataset; key: AnswerKey }> {
+  await seedReferenceLists(db);
+  const started = performance.now();
+  const content = await importPackage(db, loadPackage(DEMO_CONTENT));
+  console.log(`content import: ${content.questions} questions in ${Math.round(performance.now() - started)} ms`);
+  const dataset = await generateDataset(db, FACILITIES, PER_FACILITY);
+  return { dataset, key: await rightAnswers(db) };
+}
+
+async function benchServer(label: string, port: number, dataset: Dataset, key: AnswerKey): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const loginRes = await fetch(`${base}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ login: dataset.sample.login, password: BENCH_PASSWORD }),
   });
+  if (!loginRes.ok) throw new Error(`bench login failed: ${loginRes.status} ${await loginRes.text()}`);
   const { token } = (await loginRes.json()) as { token: string };
-  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  // No content-type on the bodyless POST: a JSON content type with no body is a 400.
+  const auth = { authorization: `Bearer ${token}` };
   const results: Result[] = [];
   results.push(await load("GET /api/health", { url: `${base}/api/health` }));
   results.push(
@@ -92,6 +114,7 @@ async function benchServer(label: string, port: number, dataset: Dataset): Promi
   results.push(
     await load("GET /api/auth/users/{id}", { url: `${base}/api/auth/users/${dataset.sample.id}`, headers: auth }),
   );
+  results.push(await benchAnswers(base, dataset, key, BENCH_PASSWORD));
   const health = results[0]?.rps || 1;
   console.log(
     `\n${label}: ${dataset.facilities} facilities, ${dataset.users} users, ${SECONDS} s per endpoint, 10 connections`,
@@ -110,14 +133,12 @@ async function onPglite(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-"));
   try {
     const database = await openDatabase({ pgliteDir: dataDir, fsync: true });
-    await seedReferenceLists(database.db);
-    const started = performance.now();
-    const dataset = await generateDataset(database.db, FACILITIES, PER_FACILITY);
-    console.log(`PGlite dataset generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const { dataset, key } = await prepare(database.db);
     await database.close();
-    const server = await startServer(3901, { DATA_DIR: dataDir });
+    // An inherited DATABASE_URL would send this server to PostgreSQL instead.
+    const server = await startServer(3901, { DATA_DIR: dataDir, DATABASE_URL: "" });
     try {
-      await benchServer("PGlite", 3901, dataset);
+      await benchServer("PGlite", 3901, dataset, key);
     } finally {
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));
@@ -139,12 +160,11 @@ async function onPostgres(url: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-pg-"));
   try {
     const database = await openDatabase({ databaseUrl: dbUrl.toString() });
-    await seedReferenceLists(database.db);
-    const dataset = await generateDataset(database.db, FACILITIES, PER_FACILITY);
+    const { dataset, key } = await prepare(database.db);
     await database.close();
     const server = await startServer(3902, { DATABASE_URL: dbUrl.toString(), DATA_DIR: dataDir });
     try {
-      await benchServer("PostgreSQL", 3902, dataset);
+      await benchServer("PostgreSQL", 3902, dataset, key);
     } finally {
       server.kill("SIGTERM");
       await new Promise((r) => server.once("exit", r));

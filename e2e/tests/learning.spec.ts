@@ -40,7 +40,7 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
   await page.getByRole("link", { name: "Datenschutz und Schweigepflicht" }).click();
   await page.getByRole("link", { name: "Schweigepflicht", exact: true }).click();
   await expect(page).toHaveURL(/\/training\/\d+$/);
-  await expect(page.getByRole("heading", { name: "Schweigepflicht" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Schweigepflicht", exact: true })).toBeVisible();
   await expect(page.getByText("Kein Zertifikat")).toBeVisible();
 
   // The training has a wiki article and SHOW_READ_WIKI_FIRST is on: the wiki dialog comes first.

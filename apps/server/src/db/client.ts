@@ -116,3 +116,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     throw err;
   }
 }
+
+/**
+ * Runs independent queries: in parallel on the pool, one after another inside a transaction,
+ * whose single connection must not get a second query while one is running.
+ */
+export async function runAll<T extends readonly unknown[]>(
+  db: Db | Tx,
+  queries: { [K in keyof T]: () => PromiseLike<T[K]> },
+): Promise<T> {
+  if (typeof (db as { rollback?: unknown }).rollback === "function") {
+    const results: unknown[] = [];
+    for (const q of queries) results.push(await q());
+    return results as unknown as T;
+  }
+  return (await Promise.all(queries.map((q) => q()))) as unknown as T;
+}

@@ -7,7 +7,7 @@ import {
   type UserProgress,
 } from "@carecampus/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
+import { type Db, runAll, type Tx } from "../db/client";
 import { certificates, questionnaires, questions, quizAttempts, topics, trainings } from "../db/schema";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
@@ -102,43 +102,46 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
  * per questionnaire and cycle, and the user's certificates.
  */
 export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Promise<Snapshot> {
-  const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await Promise.all([
-    db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
-    assignedTrainingRows(db),
-    db
-      .select({
-        id: questionnaires.id,
-        trainingId: questionnaires.trainingId,
-        key: questionnaires.key,
-        name: questionnaires.name,
-        position: questionnaires.position,
-        // Written out with aliases: drizzle leaves columns unqualified inside sql templates.
-        total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
-      })
-      .from(questionnaires)
-      .where(eq(questionnaires.retired, false)),
-    db
-      .select({
-        questionnaireId: quizAttempts.questionnaireId,
-        cycle: quizAttempts.cycle,
-        count: sql<number>`count(distinct ${quizAttempts.questionId})::int`,
-      })
-      .from(quizAttempts)
-      .innerJoin(questions, eq(questions.id, quizAttempts.questionId))
-      .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.correct, true), eq(questions.retired, false)))
-      .groupBy(quizAttempts.questionnaireId, quizAttempts.cycle),
-    db
-      .select({
-        id: certificates.id,
-        trainingId: certificates.trainingId,
-        acquiredAt: certificates.acquiredAt,
-        expiresAt: certificates.expiresAt,
-        points: certificates.points,
-      })
-      .from(certificates)
-      .where(eq(certificates.userId, userId))
-      .orderBy(asc(certificates.acquiredAt), asc(certificates.id)),
-  ]);
+  const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await runAll(db, [
+    () => db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
+    () => assignedTrainingRows(db),
+    () =>
+      db
+        .select({
+          id: questionnaires.id,
+          trainingId: questionnaires.trainingId,
+          key: questionnaires.key,
+          name: questionnaires.name,
+          position: questionnaires.position,
+          // Written out with aliases: drizzle leaves columns unqualified inside sql templates.
+          total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
+        })
+        .from(questionnaires)
+        .where(eq(questionnaires.retired, false)),
+    () =>
+      db
+        .select({
+          questionnaireId: quizAttempts.questionnaireId,
+          cycle: quizAttempts.cycle,
+          count: sql<number>`count(distinct ${quizAttempts.questionId})::int`,
+        })
+        .from(quizAttempts)
+        .innerJoin(questions, eq(questions.id, quizAttempts.questionId))
+        .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.correct, true), eq(questions.retired, false)))
+        .groupBy(quizAttempts.questionnaireId, quizAttempts.cycle),
+    () =>
+      db
+        .select({
+          id: certificates.id,
+          trainingId: certificates.trainingId,
+          acquiredAt: certificates.acquiredAt,
+          expiresAt: certificates.expiresAt,
+          points: certificates.points,
+        })
+        .from(certificates)
+        .where(eq(certificates.userId, userId))
+        .orderBy(asc(certificates.acquiredAt), asc(certificates.id)),
+  ] as const);
 
   const correct = new Map(correctRows.map((r) => [`${r.questionnaireId}:${r.cycle}`, r.count]));
   const certsByTraining = new Map<number, CertRow[]>();

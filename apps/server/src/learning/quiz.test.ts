@@ -317,3 +317,71 @@ describe("POST /api/help", () => {
     expect((await post(cast.tokens.administrator, "/api/help", { question_id: q?.id })).statusCode).toBe(403);
   });
 });
+
+describe("practice of a finished questionnaire (allow-make-questionnaires-again)", () => {
+  it("is refused unless the setting is on", async () => {
+    const res = await get(cast.tokens.employee, `${base()}/${ids.qn1}/questions?practice=true`);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("repeats a finished questionnaire without touching counts or certificates", async () => {
+    const again = await createTestApp({ env: { ALLOW_MAKE_QUESTIONNAIRES_AGAIN: "true" } });
+    try {
+      await importPackage(again.deps.database.db, loadPackage(writeFixture()));
+      const u = await createUser(again, ["employee"], null);
+      const token = await login(again, u.login);
+      const [t] = await again.deps.database.db.select().from(trainings).where(eq(trainings.key, "haende"));
+      const qns = await again.deps.database.db
+        .select()
+        .from(questionnaires)
+        .where(eq(questionnaires.trainingId, t?.id ?? 0));
+      const qn1 = qns.find((q) => q.key === "1")?.id ?? 0;
+      const url = `/api/progress/topics/${t?.topicId}/trainings/${t?.id}/questionnaires`;
+      const call = (method: "GET" | "POST", path: string, payload?: unknown) =>
+        again.app.inject({
+          method,
+          url: `${url}${path}`,
+          headers: bearer(token),
+          ...(payload ? { payload: payload as object } : {}),
+        });
+      const right = async (questionId: number) =>
+        (
+          await again.deps.database.db
+            .select({ id: answers.id })
+            .from(answers)
+            .where(and(eq(answers.questionId, questionId), eq(answers.correct, true)))
+        ).map((a) => a.id);
+      // Not finished yet: no practice.
+      expect((await call("GET", `/${qn1}/questions?practice=true`)).statusCode).toBe(403);
+      for (let i = 0; i < 10; i++) {
+        const q = (await call("GET", `/${qn1}/questions`)).json().question;
+        if (!q) break;
+        await call("POST", `/${qn1}/questions/${q.id}/answers`, await right(q.id));
+      }
+      const list = (await call("GET", "")).json();
+      expect(list.questionnaires[0]).toMatchObject({ finished: true, editable: true });
+
+      const practice = (await call("GET", `/${qn1}/questions?practice=true`)).json();
+      expect(practice.question).not.toBeNull();
+      expect(practice.count).toBe(0);
+      const res = (
+        await call("POST", `/${qn1}/questions/${practice.question.id}/answers?practice=true`, [999999])
+      ).json();
+      expect(res.error_code).toBe(ErrorCode.answerNotOfQuestion);
+      const wrong = (
+        await again.deps.database.db
+          .select({ id: answers.id })
+          .from(answers)
+          .where(and(eq(answers.questionId, practice.question.id), eq(answers.correct, false)))
+      )[0]?.id;
+      const r = (await call("POST", `/${qn1}/questions/${practice.question.id}/answers?practice=true`, [wrong])).json();
+      expect(r.is_correct).toBe(false);
+      // The real counts are untouched.
+      const after = (await call("GET", "")).json();
+      expect(after.questionnaires[0]).toMatchObject({ count: 3, total: 3, finished: true });
+      expect((await call("GET", `/${qn1}/questions`)).json().question).toBeNull();
+    } finally {
+      await again.close();
+    }
+  });
+});

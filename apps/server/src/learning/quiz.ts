@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { type AnswerResult, ErrorCode, type Finished, type NextQuestion } from "@carecampus/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
+import { type Db, runAll, type Tx } from "../db/client";
 import { answers, certificates, media, questions, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import {
@@ -56,29 +56,34 @@ interface RoundState {
   all: number[];
 }
 
-async function roundState(
-  db: Db | Tx,
-  userId: number,
-  training: TrainingState,
-  questionnaireId: number,
-): Promise<RoundState> {
-  const [questionRows, attempts] = await Promise.all([
-    db
-      .select({ id: questions.id })
-      .from(questions)
-      .where(and(eq(questions.questionnaireId, questionnaireId), eq(questions.retired, false)))
-      .orderBy(asc(questions.position)),
-    db
-      .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
-      .from(quizAttempts)
-      .where(
-        and(
-          eq(quizAttempts.userId, userId),
-          eq(quizAttempts.questionnaireId, questionnaireId),
-          eq(quizAttempts.cycle, training.cycle),
+/**
+ * Practice of a finished questionnaire (allow-make-questionnaires-again) runs in a cycle of
+ * its own, below zero, so it never touches counts or certificates.
+ */
+function practiceCycle(training: TrainingState): number {
+  return -(training.cycle + 1);
+}
+
+async function roundState(db: Db | Tx, userId: number, cycle: number, questionnaireId: number): Promise<RoundState> {
+  const [questionRows, attempts] = await runAll(db, [
+    () =>
+      db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(and(eq(questions.questionnaireId, questionnaireId), eq(questions.retired, false)))
+        .orderBy(asc(questions.position)),
+    () =>
+      db
+        .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
+        .from(quizAttempts)
+        .where(
+          and(
+            eq(quizAttempts.userId, userId),
+            eq(quizAttempts.questionnaireId, questionnaireId),
+            eq(quizAttempts.cycle, cycle),
+          ),
         ),
-      ),
-  ]);
+  ] as const);
   const all = questionRows.map((q) => q.id);
   const round = attempts.reduce((m, a) => Math.max(m, a.round), 1);
   const correctBefore = new Set(attempts.filter((a) => a.correct && a.round < round).map((a) => a.questionId));
@@ -93,17 +98,19 @@ async function roundState(
     pending = all.filter((id) => !correct.has(id));
   }
   pending.sort((a, b) =>
-    order(userId, questionnaireId, training.cycle, current, a).localeCompare(
-      order(userId, questionnaireId, training.cycle, current, b),
-    ),
+    order(userId, questionnaireId, cycle, current, a).localeCompare(order(userId, questionnaireId, cycle, current, b)),
   );
   return { round: current, pending, correct, all };
 }
 
-function assertOpen(loc: Located, allowAgain: boolean): void {
+/** The quiz cycle to use: the training's, or its practice cycle for a finished, editable one. */
+function quizCycle(loc: Located, allowAgain: boolean, practice: boolean): number {
   const list = toQuestionnaires(loc.training, allowAgain, loc.topic.id);
   const q = list.find((x) => x.id === loc.questionnaire.id);
   if (q?.disabled) throw new AppError(ErrorCode.forbidden, "Finish the previous questionnaire first");
+  if (!practice) return loc.training.cycle;
+  if (!q?.editable) throw new AppError(ErrorCode.forbidden, "This questionnaire cannot be repeated");
+  return practiceCycle(loc.training);
 }
 
 /** The next open question of the current round, with nothing that reveals the right answers. */
@@ -113,12 +120,29 @@ export async function nextQuestion(
   path: QuizPath,
   now: Date,
   allowAgain: boolean,
+  practice = false,
 ): Promise<NextQuestion> {
   const loc = locate(await loadSnapshot(db, userId, now), path);
-  assertOpen(loc, allowAgain);
-  const { count, total } = loc.questionnaire;
-  if (loc.training.done || count >= total) return { question: null, count, total };
-  const state = await roundState(db, userId, loc.training, loc.questionnaire.id);
+  const cycle = quizCycle(loc, allowAgain, practice);
+  const { total } = loc.questionnaire;
+  if (!practice && (loc.training.done || loc.questionnaire.count >= total)) {
+    return { question: null, count: loc.questionnaire.count, total };
+  }
+  let state = await roundState(db, userId, cycle, loc.questionnaire.id);
+  if (practice && state.pending.length === 0) {
+    // A practice run that was completed starts over: practice answers prove nothing.
+    await db
+      .delete(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.userId, userId),
+          eq(quizAttempts.questionnaireId, loc.questionnaire.id),
+          eq(quizAttempts.cycle, cycle),
+        ),
+      );
+    state = await roundState(db, userId, cycle, loc.questionnaire.id);
+  }
+  const count = practice ? state.correct.size : loc.questionnaire.count;
   const questionId = state.pending[0];
   if (questionId === undefined) return { question: null, count, total };
   const [q] = await db
@@ -199,6 +223,7 @@ export async function submitAnswer(
   answerIds: number[],
   now: Date,
   allowAgain: boolean,
+  practice = false,
 ): Promise<AnswerResult> {
   const [question] = await db
     .select({
@@ -235,9 +260,9 @@ export async function submitAnswer(
     // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
     await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
     const loc = locate(await loadSnapshot(tx, userId, now), path);
-    assertOpen(loc, allowAgain);
-    if (loc.training.done) return;
-    const state = await roundState(tx, userId, loc.training, loc.questionnaire.id);
+    const cycle = quizCycle(loc, allowAgain, practice);
+    if (!practice && loc.training.done) return;
+    const state = await roundState(tx, userId, cycle, loc.questionnaire.id);
     // Only a question still pending in this round is recorded; anything else is a repeat.
     if (!state.pending.includes(question.id)) return;
     await tx
@@ -246,7 +271,7 @@ export async function submitAnswer(
         userId,
         questionnaireId: loc.questionnaire.id,
         questionId: question.id,
-        cycle: loc.training.cycle,
+        cycle,
         round: state.round,
         correct: isCorrect,
         answerIds: chosen,
@@ -259,6 +284,10 @@ export async function submitAnswer(
     const open = state.all.filter((id) => !correctNow.has(id)).length;
     if (open > 0) {
       finished = { success: false, message: "quiz.finished.open", values: { open }, link: null };
+      return;
+    }
+    if (practice) {
+      finished = { success: true, message: "quiz.finished.practice", values: {}, link: null };
       return;
     }
     const others = loc.training.questionnaires.filter((q) => q.id !== loc.questionnaire.id);
@@ -288,6 +317,9 @@ export async function submitAnswer(
   });
 
   const after = locate(await loadSnapshot(db, userId, now), path);
+  const practiceCount = practice
+    ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id)).correct.size
+    : undefined;
   return {
     answers_correct: rightIds,
     is_correct: isCorrect,
@@ -299,7 +331,7 @@ export async function submitAnswer(
         : null,
     topic: toTopic(after.topic, now),
     finished,
-    count: after.questionnaire.count,
+    count: practiceCount ?? after.questionnaire.count,
     total: after.questionnaire.total,
   };
 }

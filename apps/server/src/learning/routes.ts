@@ -20,6 +20,9 @@ import { AppError } from "../errors";
 import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 
+/** ?practice=true: repeat a finished questionnaire without touching counts or certificates. */
+const PracticeQuery = z.object({ practice: z.enum(["true", "false"]).optional() }).strict();
+
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 // Learning is the employee's: other roles have no trainings (spec §2).
 const learner = authenticate({ roles: ["employee"] });
@@ -75,7 +78,12 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions",
     {
-      schema: { tags: ["learning"], params: QuestionnaireParams, response: { 200: NextQuestion, ...errors } },
+      schema: {
+        tags: ["learning"],
+        params: QuestionnaireParams,
+        querystring: PracticeQuery,
+        response: { 200: NextQuestion, ...errors },
+      },
       onRequest: learner,
     },
     (request) =>
@@ -85,6 +93,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         { topicId: request.params.topic, trainingId: request.params.training, questionnaireId: request.params.q },
         app.deps.now(),
         allowAgain(),
+        request.query.practice === "true",
       ),
   );
 
@@ -94,6 +103,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ["learning"],
         params: QuestionParams,
+        querystring: PracticeQuery,
         body: AnswerRequest,
         response: { 200: AnswerResult, ...errors },
       },
@@ -112,6 +122,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         request.body,
         app.deps.now(),
         allowAgain(),
+        request.query.practice === "true",
       ),
   );
 }

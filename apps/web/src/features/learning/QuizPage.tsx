@@ -3,6 +3,7 @@ import {
   ActionIcon,
   Alert,
   Anchor,
+  Badge,
   Box,
   Button,
   Checkbox,
@@ -24,7 +25,7 @@ import confetti from "canvas-confetti";
 import DOMPurify from "dompurify";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { api, authedUrl, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "./feedback";
@@ -101,6 +102,8 @@ export default function QuizPage() {
   const trainingId = Number(params.trainingId);
   const questionnaireId = Number(params.questionnaireId);
   const trainingPath = `/topic/${topicId}/training/${trainingId}`;
+  const practice = useSearchParams()[0].get("practice") === "true";
+  const mode = practice ? "?practice=true" : "";
 
   const [phase, setPhase] = useState<Phase>("intro");
   const [confirmed, setConfirmed] = useState(false);
@@ -113,7 +116,7 @@ export default function QuizPage() {
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const training = useTraining(topicId, trainingId);
-  const next = useNextQuestion(topicId, trainingId, questionnaireId, phase === "question");
+  const next = useNextQuestion(topicId, trainingId, questionnaireId, phase === "question", practice);
   const question = next.data?.question ?? null;
 
   const submit = async (e: FormEvent) => {
@@ -122,7 +125,7 @@ export default function QuizPage() {
     setLocked(true);
     try {
       const res = await api<AnswerResult>(
-        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${question.id}/answers`,
+        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${question.id}/answers${mode}`,
         { method: "POST", body: selected },
       );
       setAsked(question);
@@ -367,7 +370,13 @@ export default function QuizPage() {
 
   return (
     <>
-      <PageHeader title={title} />
+      <PageHeader title={title}>
+        {practice && (
+          <Badge variant="light" size="lg" data-testid="practice-mode">
+            {t("quiz.practice")}
+          </Badge>
+        )}
+      </PageHeader>
       {phase !== "intro" && (
         <Progress
           value={total > 0 ? (count / total) * 100 : 0}

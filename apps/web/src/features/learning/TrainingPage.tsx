@@ -79,7 +79,9 @@ export default function TrainingPage() {
   if (isError) return <NotFoundPage />;
   if (isPending) return <Skeleton h={300} />;
   const { training, questionnaires } = data;
-  const quizPath = (q: Questionnaire) => `/topic/${topicId}/training/${trainingId}/questionnaire/${q.id}`;
+  // A finished, editable questionnaire opens for practice: counts and certificates stay as they are.
+  const quizPath = (q: Questionnaire) =>
+    `/topic/${topicId}/training/${trainingId}/questionnaire/${q.id}${q.finished && q.editable ? "?practice=true" : ""}`;
   const open = (q: Questionnaire) => {
     // With a wiki article and show-read-wiki-first, offer reading it first (spec §2).
     if (training.wiki_link && settings["show-read-wiki-first"]) setWikiFor(q);

@@ -7,7 +7,8 @@ export const learningKeys = {
   topics: ["learning", "topics"] as const,
   topic: (id: number) => ["learning", "topic", id] as const,
   training: (topic: number, training: number) => ["learning", "training", topic, training] as const,
-  question: (topic: number, training: number, q: number) => ["learning", "question", topic, training, q] as const,
+  question: (topic: number, training: number, q: number, practice: boolean) =>
+    ["learning", "question", topic, training, q, practice] as const,
   progress: (userId: number) => ["learning", "progress", userId] as const,
 };
 
@@ -23,10 +24,13 @@ export const useTraining = (topic: number, training: number) =>
     queryFn: () => api<TrainingDetail>(`/progress/topics/${topic}/trainings/${training}/questionnaires`),
   });
 
-export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean) =>
+export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean, practice: boolean) =>
   useQuery({
-    queryKey: learningKeys.question(topic, training, q),
-    queryFn: () => api<NextQuestion>(`/progress/topics/${topic}/trainings/${training}/questionnaires/${q}/questions`),
+    queryKey: learningKeys.question(topic, training, q, practice),
+    queryFn: () =>
+      api<NextQuestion>(
+        `/progress/topics/${topic}/trainings/${training}/questionnaires/${q}/questions${practice ? "?practice=true" : ""}`,
+      ),
     enabled,
     staleTime: 0,
     gcTime: 0,
