@@ -5,6 +5,7 @@ export * from "./rules/expiry";
 export * from "./rules/password";
 export * from "./rules/session";
 export * from "./rules/text";
+export * from "./schemas/admin";
 export * from "./schemas/auth";
 export * from "./schemas/common";
 export * from "./schemas/learning";

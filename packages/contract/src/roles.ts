@@ -48,3 +48,41 @@ export function mayOpenRoute(roles: readonly Role[], route: RouteName): boolean 
   const allowed = ROUTE_ROLES[route];
   return allowed === null || hasAnyRole(roles, allowed);
 }
+
+/**
+ * The roles `actor` may give (spec §6): superchris every role; contentmanager every role but
+ * superchris; administrator administrator, supervisor and employee; nobody else any.
+ */
+export function grantableRoles(actor: readonly Role[]): Role[] {
+  if (actor.includes("superchris")) return [...ROLES];
+  if (actor.includes("contentmanager")) return ROLES.filter((r) => r !== "superchris");
+  if (actor.includes("administrator")) return ["administrator", "supervisor", "employee"];
+  return [];
+}
+
+/** Empty roles default to employee (spec §5); duplicates go. */
+export function normaliseRoles(roles: readonly Role[] | undefined): Role[] {
+  const unique = [...new Set(roles ?? [])];
+  return unique.length === 0 ? ["employee"] : ROLES.filter((r) => unique.includes(r));
+}
+
+/**
+ * Facility rule of spec §5: required for administrator, supervisor and employee, forbidden
+ * for contentmanager and superchris; a mix of both kinds cannot be satisfied.
+ */
+export function facilityRequirement(roles: readonly Role[]): "required" | "forbidden" | "conflict" {
+  const bound = roles.some((r) => !FACILITYLESS_ROLES.includes(r));
+  const free = roles.some((r) => FACILITYLESS_ROLES.includes(r));
+  if (bound && free) return "conflict";
+  return free ? "forbidden" : "required";
+}
+
+/**
+ * Roles toggling in the user form (spec §4): employee is kept alongside other roles unless it
+ * is the only one, i.e. switching a role on never drops employee, and switching the last role
+ * off falls back to employee.
+ */
+export function toggleRole(current: readonly Role[], role: Role): Role[] {
+  const next = current.includes(role) ? current.filter((r) => r !== role) : [...current, role];
+  return normaliseRoles(next);
+}

@@ -26,12 +26,13 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
     await app.register(fastifyStatic, {
       root: distDir,
       index: false,
+      cacheControl: false,
       wildcard: false,
       // index.html goes out only with its settings, through the not-found handler below.
       allowedPath: (pathName) => pathName !== "/index.html",
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.header("cache-control", "public, max-age=31536000, immutable");
+          res.setHeader("cache-control", "public, max-age=31536000, immutable");
         }
       },
     });

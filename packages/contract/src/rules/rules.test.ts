@@ -84,3 +84,29 @@ describe("session timing (spec §9)", () => {
     expect(isTokenUsable(exp, (exp + 10) * 1000)).toBe(false);
   });
 });
+
+describe("role rules (spec §4–§6)", async () => {
+  const { facilityRequirement, grantableRoles, normaliseRoles, toggleRole } = await import("../roles");
+  it("grants by rank", () => {
+    expect(grantableRoles(["superchris"])).toContain("superchris");
+    expect(grantableRoles(["contentmanager"])).not.toContain("superchris");
+    expect(grantableRoles(["contentmanager"])).toContain("contentmanager");
+    expect(grantableRoles(["administrator"])).toEqual(["administrator", "supervisor", "employee"]);
+    expect(grantableRoles(["supervisor"])).toEqual([]);
+    expect(grantableRoles(["employee"])).toEqual([]);
+  });
+  it("defaults empty roles to employee", () => {
+    expect(normaliseRoles([])).toEqual(["employee"]);
+    expect(normaliseRoles(["employee", "supervisor", "employee"])).toEqual(["supervisor", "employee"]);
+  });
+  it("knows where a facility is needed", () => {
+    expect(facilityRequirement(["employee"])).toBe("required");
+    expect(facilityRequirement(["contentmanager"])).toBe("forbidden");
+    expect(facilityRequirement(["superchris", "administrator"])).toBe("conflict");
+  });
+  it("keeps employee when toggling other roles, and falls back to it", () => {
+    expect(toggleRole(["employee"], "supervisor")).toEqual(["supervisor", "employee"]);
+    expect(toggleRole(["supervisor", "employee"], "supervisor")).toEqual(["employee"]);
+    expect(toggleRole(["supervisor"], "supervisor")).toEqual(["employee"]);
+  });
+});
