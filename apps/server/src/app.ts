@@ -16,6 +16,7 @@ import { certificateRoutes } from "./certificates/routes";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerErrorHandling } from "./errors";
+import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
 import { learningRoutes } from "./learning/routes";
@@ -23,6 +24,7 @@ import type { Mailer } from "./mail/mailer";
 import { notificationRoutes } from "./notifications/routes";
 import { preferenceRoutes } from "./preferences/routes";
 import { systemRoutes } from "./system/routes";
+import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
 import { registerSpa } from "./web/spa";
 
@@ -113,6 +115,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(certificateRoutes);
       await api.register(fileRoutes);
       await api.register(helpRoutes);
+      await api.register(adminUserRoutes);
+      await api.register(facilityRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,9 +1,11 @@
 import {
   type AccountPatch,
+  type AdminUser,
   Avatar,
   ErrorCode,
   isValidPassword,
   Language,
+  ROLES,
   type Role,
   type Salutation,
   Theme,
@@ -46,7 +48,7 @@ export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionU
     .where(eq(users.id, id))
     .limit(1);
   const row = rows[0];
-  return row ? { ...row, roles: row.roles ?? [] } : undefined;
+  return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
 }
 
 export async function findUserByLogin(db: Db | Tx, login: string) {
@@ -59,30 +61,66 @@ export async function findUserByLogin(db: Db | Tx, login: string) {
 }
 
 /** The whole user of spec §3 (without the password), as the account screens see it. */
+/** The master data of a user (spec §3) as one projection: joined with facilities, aggregated lists. */
+export const MASTER_DATA = {
+  id: users.id,
+  name: users.name,
+  surname: users.surname,
+  login: users.login,
+  email: users.email,
+  salutation: users.salutation,
+  facilityId: facilities.id,
+  facilityName: facilities.name,
+  roles: ROLES_OF_USER,
+  activities: sql<
+    number[] | null
+  >`(select array_agg(ua."activity_id" order by ua."activity_id") from "user_activities" ua where ua."user_id" = "users"."id")`,
+  qualifications: sql<
+    number[] | null
+  >`(select array_agg(uq."qualification_id" order by uq."qualification_id") from "user_qualifications" uq where uq."user_id" = "users"."id")`,
+};
+
+export interface MasterDataRow {
+  id: number;
+  name: string;
+  surname: string;
+  login: string;
+  email: string | null;
+  salutation: string;
+  facilityId: number | null;
+  facilityName: string | null;
+  roles: Role[] | null;
+  activities: number[] | null;
+  qualifications: number[] | null;
+}
+
+export function toMasterData(r: MasterDataRow): AdminUser {
+  return {
+    id: r.id,
+    name: r.name,
+    surname: r.surname,
+    login: r.login,
+    email: r.email,
+    salutation: (["Mr", "Ms"].includes(r.salutation) ? r.salutation : "-") as Salutation,
+    facility: r.facilityId !== null && r.facilityName !== null ? { id: r.facilityId, name: r.facilityName } : null,
+    // Rank order (superchris first), whatever order the database returns.
+    roles: ROLES.filter((role) => r.roles?.includes(role)),
+    activities: r.activities ?? [],
+    qualifications: r.qualifications ?? [],
+  };
+}
+
+/** The whole user of spec §3 (without the password), as the account screens see it. */
 export async function getUser(db: Db | Tx, id: number): Promise<User | undefined> {
   const rows = await db
     .select({
-      id: users.id,
-      name: users.name,
-      surname: users.surname,
-      login: users.login,
-      email: users.email,
-      salutation: users.salutation,
+      ...MASTER_DATA,
       showHelpRedirect: users.showHelpRedirect,
       passive: users.passive,
       expiresAt: users.expiresAt,
-      facilityId: facilities.id,
-      facilityName: facilities.name,
       avatar: preferences.avatar,
       language: preferences.language,
       theme: preferences.theme,
-      roles: ROLES_OF_USER,
-      activities: sql<
-        number[] | null
-      >`(select array_agg(ua."activity_id" order by ua."activity_id") from "user_activities" ua where ua."user_id" = "users"."id")`,
-      qualifications: sql<
-        number[] | null
-      >`(select array_agg(uq."qualification_id" order by uq."qualification_id") from "user_qualifications" uq where uq."user_id" = "users"."id")`,
     })
     .from(users)
     .leftJoin(facilities, eq(facilities.id, users.facilityId))
@@ -92,16 +130,7 @@ export async function getUser(db: Db | Tx, id: number): Promise<User | undefined
   const r = rows[0];
   if (!r) return undefined;
   return {
-    id: r.id,
-    name: r.name,
-    surname: r.surname,
-    login: r.login,
-    email: r.email,
-    salutation: r.salutation as Salutation,
-    facility: r.facilityId !== null && r.facilityName !== null ? { id: r.facilityId, name: r.facilityName } : null,
-    roles: r.roles ?? [],
-    activities: r.activities ?? [],
-    qualifications: r.qualifications ?? [],
+    ...toMasterData(r),
     show_help_redirect: r.showHelpRedirect,
     avatar: Avatar.catch("female").parse(r.avatar),
     language: Language.catch("de").parse(r.language),

@@ -15,6 +15,8 @@ const AccountPage = lazy(() => import("../features/account/AccountPage"));
 const TopicPage = lazy(() => import("../features/learning/TopicPage"));
 const TrainingPage = lazy(() => import("../features/learning/TrainingPage"));
 const QuizPage = lazy(() => import("../features/learning/QuizPage"));
+const UsersPage = lazy(() => import("../features/users/UsersPage"));
+const EditUserPage = lazy(() => import("../features/users/EditUserPage"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -51,9 +53,9 @@ export const router = createBrowserRouter([
             path: "topic/:topicId/training/:trainingId/questionnaire/:questionnaireId",
             element: role("topic", <QuizPage />),
           },
-          { path: "edituser", element: role("editUser", <ComingPage feature="administration" />) },
-          { path: "edituser/:userId", element: role("editUser", <ComingPage feature="administration" />) },
-          { path: "users", element: role("users", <ComingPage feature="administration" />) },
+          { path: "edituser", element: role("editUser", <EditUserPage />) },
+          { path: "edituser/:userId", element: role("editUser", <EditUserPage key="edit" />) },
+          { path: "users", element: role("users", <UsersPage />) },
           { path: "progress", element: role("progress", <ComingPage feature="progress" />) },
           { path: "calendar", element: role("calendar", <ComingPage feature="calendar" />) },
           { path: "helprequests", element: role("helpRequests", <ComingPage feature="helpRequests" />) },

@@ -1,0 +1,48 @@
+import { ErrorCode, hasAnyRole, type NamedItem, seesAllFacilities } from "@carecampus/contract";
+import { asc, eq, sql } from "drizzle-orm";
+import type { Actor } from "../auth/guards";
+import type { Db } from "../db/client";
+import { activities, facilities, qualifications } from "../db/schema";
+import { AppError } from "../errors";
+
+/** Facilities the actor may assign: all for superchris/contentmanager, the own one for administrators. */
+export async function listFacilities(db: Db, actor: Actor): Promise<NamedItem[]> {
+  if (!hasAnyRole(actor.roles, ["administrator", "contentmanager"])) {
+    throw new AppError(ErrorCode.forbidden, "Your role may not list facilities");
+  }
+  const query = db.select({ id: facilities.id, name: facilities.name }).from(facilities);
+  if (seesAllFacilities(actor.roles)) return query.orderBy(asc(facilities.name));
+  if (actor.facilityId === null) return [];
+  return query.where(eq(facilities.id, actor.facilityId));
+}
+
+/** Creates a facility (contentmanager, superchris); names are unique case-insensitively. */
+export async function createFacility(db: Db, actor: Actor, name: string, max: number | undefined): Promise<NamedItem> {
+  if (!seesAllFacilities(actor.roles)) throw new AppError(ErrorCode.forbidden, "Only a Super-Admin creates facilities");
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(42002)`);
+    if (max !== undefined) {
+      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(facilities);
+      if ((row?.n ?? 0) >= max)
+        throw new AppError(ErrorCode.maxFacilitiesReached, "Maximum number of facilities reached");
+    }
+    const existing = await tx
+      .select({ id: facilities.id })
+      .from(facilities)
+      .where(eq(sql`lower(${facilities.name})`, name.toLowerCase()));
+    if (existing.length > 0) throw new AppError(ErrorCode.conflict, "A facility with this name exists");
+    const [row] = await tx.insert(facilities).values({ name }).returning({ id: facilities.id, name: facilities.name });
+    return row as NamedItem;
+  });
+}
+
+export function listQualifications(db: Db): Promise<NamedItem[]> {
+  return db
+    .select({ id: qualifications.id, name: qualifications.name })
+    .from(qualifications)
+    .orderBy(asc(qualifications.name));
+}
+
+export function listActivities(db: Db): Promise<NamedItem[]> {
+  return db.select({ id: activities.id, name: activities.name }).from(activities).orderBy(asc(activities.name));
+}

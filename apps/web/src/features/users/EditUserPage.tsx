@@ -1,0 +1,346 @@
+import {
+  type AdminUser,
+  facilityRequirement,
+  generatePassword,
+  grantableRoles,
+  type NamedItem,
+  normaliseRoles,
+  passwordProblems,
+  type Role,
+  type Salutation,
+  seesAllFacilities,
+  toggleRole,
+} from "@carecampus/contract";
+import {
+  Button,
+  Card,
+  Chip,
+  Group,
+  List,
+  MultiSelect,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { IconWand } from "@tabler/icons-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+import { api, showSuccess } from "../../api/client";
+import { settings } from "../../app/settings";
+import { PageHeader } from "../../components/PageHeader";
+import { useRequiredSession } from "../../session/store";
+import { NotFoundPage } from "../not-found/NotFoundPage";
+import { useActivities, useAdminUser, useFacilities, useQualifications, userKeys } from "./queries";
+
+interface FormState {
+  salutation: Salutation;
+  name: string;
+  surname: string;
+  login: string;
+  email: string;
+  password: string;
+  roles: Role[];
+  facility: number | null;
+  activities: string[];
+  qualifications: string[];
+}
+
+const EMPTY: FormState = {
+  salutation: "-",
+  name: "",
+  surname: "",
+  login: "",
+  email: "",
+  password: "",
+  roles: ["employee"],
+  facility: null,
+  activities: [],
+  qualifications: [],
+};
+
+const fromUser = (u: AdminUser): FormState => ({
+  salutation: u.salutation,
+  name: u.name,
+  surname: u.surname,
+  login: u.login,
+  email: u.email ?? "",
+  password: "",
+  roles: u.roles,
+  facility: u.facility?.id ?? null,
+  activities: u.activities.map(String),
+  qualifications: u.qualifications.map(String),
+});
+
+const options = (items: NamedItem[] | undefined) => (items ?? []).map((i) => ({ value: String(i.id), label: i.name }));
+const random = (n: number) => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % n;
+
+/** Create (/edituser) or edit (/edituser/{id}) a user, with every rule of spec §5 in the form. */
+export default function EditUserPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { user: me } = useRequiredSession();
+  const params = useParams();
+  const editId = params.userId === undefined ? undefined : Number(params.userId);
+  const existing = useAdminUser(editId);
+  const allFacilities = seesAllFacilities(me.roles);
+  const facilities = useFacilities(true);
+  const qualifications = useQualifications();
+  const activities = useActivities();
+  const [form, setForm] = useState<FormState>(EMPTY);
+  const [newFacility, setNewFacility] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (existing.data) setForm(fromUser(existing.data));
+  }, [existing.data]);
+  useEffect(() => {
+    // Administrators create users of their own facility.
+    if (!allFacilities && editId === undefined && me.facility)
+      setForm((f) => ({ ...f, facility: me.facility?.id ?? null }));
+  }, [allFacilities, editId, me.facility]);
+
+  if (editId !== undefined && (Number.isNaN(editId) || existing.isError)) return <NotFoundPage />;
+  if (editId !== undefined && existing.isPending) return <Skeleton h={400} />;
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const grantable = grantableRoles(me.roles);
+  const roles = normaliseRoles(form.roles);
+  const facilityRule = facilityRequirement(roles);
+  const loginHasSpace = /\s/.test(form.login);
+  const problems = form.password === "" ? [] : passwordProblems(form.password);
+  const salutationMissing = settings["show-salutation"] && form.salutation === "-";
+  const canSave =
+    !busy &&
+    form.name.trim() !== "" &&
+    form.surname.trim() !== "" &&
+    form.login.trim() !== "" &&
+    !loginHasSpace &&
+    !salutationMissing &&
+    problems.length === 0 &&
+    (editId !== undefined || form.password !== "") &&
+    facilityRule !== "conflict" &&
+    (facilityRule !== "required" || form.facility !== null);
+
+  const addFacility = async () => {
+    const created = await api<NamedItem>("/auth/admin/facilities", {
+      method: "POST",
+      body: { name: newFacility.trim() },
+    });
+    await queryClient.invalidateQueries({ queryKey: userKeys.facilities });
+    set("facility", created.id);
+    setNewFacility("");
+    showSuccess(t("success.facilityAdded"));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canSave) return;
+    setBusy(true);
+    const body = {
+      name: form.name,
+      surname: form.surname,
+      login: form.login.trim(),
+      salutation: form.salutation,
+      email: form.email.trim() || null,
+      roles,
+      facility: facilityRule === "required" ? form.facility : null,
+      activities: form.activities.map(Number),
+      qualifications: form.qualifications.map(Number),
+      ...(form.password ? { password: form.password } : {}),
+    };
+    try {
+      if (editId === undefined) {
+        await api<AdminUser>("/auth/admin/users", { method: "POST", body });
+        showSuccess(t("success.SUC_USER_CREATED"));
+      } else {
+        await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
+        showSuccess(t("success.SUC_USER_EDITED"));
+      }
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+      navigate("/users");
+    } catch {
+      // the client shows the error toast
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={editId === undefined ? t("editUser.createTitle") : t("editUser.editTitle")} />
+      <form onSubmit={submit}>
+        <Stack gap="lg">
+          <Card withBorder>
+            <Title order={2} size="h4" mb="md">
+              {t("editUser.person")}
+            </Title>
+            <Stack gap="sm">
+              {settings["show-salutation"] && (
+                <div>
+                  <Text size="sm" fw={500} mb={4}>
+                    {t("editUser.salutation")}
+                  </Text>
+                  <SegmentedControl
+                    value={form.salutation}
+                    onChange={(v) => set("salutation", v as Salutation)}
+                    data={[
+                      { value: "Ms", label: t("editUser.ms") },
+                      { value: "Mr", label: t("editUser.mr") },
+                      { value: "-", label: "–" },
+                    ]}
+                  />
+                </div>
+              )}
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput
+                  label={t("editUser.name")}
+                  value={form.name}
+                  onChange={(e) => set("name", e.currentTarget.value)}
+                  required
+                />
+                <TextInput
+                  label={t("editUser.surname")}
+                  value={form.surname}
+                  onChange={(e) => set("surname", e.currentTarget.value)}
+                  required
+                />
+                <TextInput
+                  label={t("editUser.login")}
+                  value={form.login}
+                  onChange={(e) => set("login", e.currentTarget.value)}
+                  error={loginHasSpace ? t("account.username.noSpaces") : undefined}
+                  autoCapitalize="none"
+                  required
+                />
+                <TextInput
+                  label={t("editUser.email")}
+                  type="email"
+                  value={form.email}
+                  onChange={(e) => set("email", e.currentTarget.value)}
+                />
+              </SimpleGrid>
+              <Group align="flex-end" gap="xs" wrap="nowrap">
+                <PasswordInput
+                  style={{ flex: 1 }}
+                  label={editId === undefined ? t("editUser.password") : t("editUser.newPassword")}
+                  description={editId === undefined ? undefined : t("editUser.passwordKeep")}
+                  value={form.password}
+                  onChange={(e) => set("password", e.currentTarget.value)}
+                  autoComplete="new-password"
+                  required={editId === undefined}
+                />
+                <Button
+                  variant="light"
+                  leftSection={<IconWand size={16} />}
+                  onClick={() => set("password", generatePassword(random))}
+                >
+                  {t("editUser.generate")}
+                </Button>
+              </Group>
+              {problems.length > 0 && (
+                <List size="xs" c="dimmed" spacing={2}>
+                  {problems.map((p) => (
+                    <List.Item key={p}>{t(`password.${p}`)}</List.Item>
+                  ))}
+                </List>
+              )}
+            </Stack>
+          </Card>
+
+          <Card withBorder>
+            <Title order={2} size="h4" mb="md">
+              {t("editUser.rolesTitle")}
+            </Title>
+            <Group gap="xs" mb="md">
+              {grantable.map((r) => (
+                <Chip key={r} checked={roles.includes(r)} onChange={() => set("roles", toggleRole(roles, r))}>
+                  {t(`roles.${r}`)}
+                </Chip>
+              ))}
+            </Group>
+            {facilityRule === "conflict" && (
+              <Text c="red" size="sm">
+                {t("editUser.roleConflict")}
+              </Text>
+            )}
+            {facilityRule === "required" &&
+              (allFacilities ? (
+                <Stack gap="xs">
+                  <Select
+                    label={t("editUser.facility")}
+                    data={options(facilities.data)}
+                    value={form.facility === null ? null : String(form.facility)}
+                    onChange={(v) => set("facility", v === null ? null : Number(v))}
+                    searchable
+                    required
+                    maw={420}
+                  />
+                  <Group align="flex-end" gap="xs">
+                    <TextInput
+                      label={t("editUser.newFacility")}
+                      value={newFacility}
+                      onChange={(e) => setNewFacility(e.currentTarget.value)}
+                      maw={320}
+                    />
+                    <Button
+                      variant="light"
+                      disabled={newFacility.trim() === ""}
+                      onClick={() => void addFacility().catch(() => {})}
+                    >
+                      {t("editUser.addFacility")}
+                    </Button>
+                  </Group>
+                </Stack>
+              ) : (
+                <Text size="sm">
+                  <b>{t("editUser.facility")}:</b> {me.facility?.name ?? "–"}
+                </Text>
+              ))}
+          </Card>
+
+          <Card withBorder>
+            <Title order={2} size="h4" mb="md">
+              {t("editUser.qualificationsTitle")}
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <MultiSelect
+                label={t("editUser.activities")}
+                data={options(activities.data)}
+                value={form.activities}
+                onChange={(v) => set("activities", v)}
+                searchable
+                clearable
+              />
+              <MultiSelect
+                label={t("editUser.qualifications")}
+                data={options(qualifications.data)}
+                value={form.qualifications}
+                onChange={(v) => set("qualifications", v)}
+                searchable
+                clearable
+              />
+            </SimpleGrid>
+          </Card>
+
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => navigate("/users")}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" disabled={!canSave} loading={busy}>
+              {t("common.save")}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,202 @@
+import { type AdminUser, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
+import {
+  Accordion,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { modals } from "@mantine/modals";
+import { IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { api, showSuccess } from "../../api/client";
+import { settings } from "../../app/settings";
+import { PageHeader } from "../../components/PageHeader";
+import { useRequiredSession } from "../../session/store";
+import { useUserProgress } from "../learning/queries";
+import { userKeys, useUserSearch } from "./queries";
+
+const PROGRESS_HEIGHT = 84;
+
+function ProgressBars({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const { data, isPending } = useUserProgress(userId);
+  // The same height loading and loaded: the buttons below must not jump under the pointer.
+  if (isPending || !data) {
+    return (
+      <Stack h={PROGRESS_HEIGHT} justify="center" align="center">
+        {isPending && <Loader size="sm" />}
+      </Stack>
+    );
+  }
+  const bar = (label: string, count: number, total: number) => (
+    <div>
+      <Group justify="space-between" mb={2}>
+        <Text size="sm">{label}</Text>
+        <Text size="sm" c="dimmed">
+          {count}/{total}
+        </Text>
+      </Group>
+      <Progress value={total ? (count / total) * 100 : 0} radius="xl" />
+    </div>
+  );
+  return (
+    <Stack gap="xs" h={PROGRESS_HEIGHT} data-testid="user-progress">
+      {bar(t("users.questionProgress"), data.question_count, data.question_total)}
+      {bar(t("users.certificateProgress"), data.certificate_count, data.certificate_total)}
+    </Stack>
+  );
+}
+
+function UserCard({
+  user,
+  canEdit,
+  showProgress,
+  onDelete,
+}: {
+  user: AdminUser;
+  canEdit: boolean;
+  showProgress: boolean;
+  onDelete: (u: AdminUser) => void;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Accordion.Item value={String(user.id)} data-testid="user-card">
+      <Accordion.Control onClick={() => setOpen(true)}>
+        <Group gap="xs" wrap="wrap">
+          <Text fw={600}>
+            {user.name} {user.surname}
+          </Text>
+          {user.roles.map((r) => (
+            <Badge key={r} size="sm" variant="light">
+              {t(`roles.${r}`)}
+            </Badge>
+          ))}
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <Stack gap={4}>
+            <Text size="sm">
+              <b>{t("users.login")}:</b> {user.login}
+            </Text>
+            <Text size="sm">
+              <b>{t("users.facility")}:</b> {user.facility?.name ?? "–"}
+            </Text>
+            {user.email && (
+              <Text size="sm">
+                <b>{t("users.email")}:</b> {user.email}
+              </Text>
+            )}
+          </Stack>
+          {showProgress && open && user.roles.includes("employee") && <ProgressBars userId={user.id} />}
+        </SimpleGrid>
+        {canEdit && (
+          <Group mt="md" gap="xs">
+            <Button
+              component={Link}
+              to={`/edituser/${user.id}`}
+              size="xs"
+              variant="light"
+              leftSection={<IconPencil size={14} />}
+            >
+              {t("users.edit")}
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => onDelete(user)}
+            >
+              {t("users.delete")}
+            </Button>
+          </Group>
+        )}
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}
+
+/** Employee search (spec §2): trimmed search, the full list below the threshold, expandable cards. */
+export default function UsersPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { user: me } = useRequiredSession();
+  const [input, setInput] = useState("");
+  const [debounced] = useDebouncedValue(input.trim(), 300);
+  const all = useUserSearch("", true);
+  const search = useUserSearch(debounced, debounced !== "");
+  const canEdit = hasAnyRole(me.roles, USER_EDITOR_ROLES);
+  // Progress cards show for non-employee viewers only (spec §2).
+  const showProgress = !me.roles.includes("employee");
+  const threshold = settings["show-user-list-threshold"];
+  const listAll = debounced === "" && (all.data?.total ?? 0) < threshold;
+  const fullList = (all.data?.total ?? 0) < threshold ? all.data : undefined;
+  const result = debounced !== "" ? (search.data ?? fullList) : listAll ? all.data : undefined;
+
+  const confirmDelete = (u: AdminUser) =>
+    modals.openConfirmModal({
+      title: t("users.deleteTitle"),
+      children: <Text>{t("users.deleteConfirm")}</Text>,
+      labels: { confirm: t("users.delete"), cancel: t("common.cancel") },
+      confirmProps: { color: "red" },
+      onConfirm: async () => {
+        await api(`/auth/admin/users/${u.id}`, { method: "DELETE" });
+        showSuccess(t("success.userDeleted"));
+        await queryClient.invalidateQueries({ queryKey: userKeys.all });
+      },
+    });
+
+  return (
+    <>
+      <PageHeader title={t("users.title")}>
+        {canEdit && (
+          <Button component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />} visibleFrom="xs">
+            {t("nav.newProfile")}
+          </Button>
+        )}
+      </PageHeader>
+      <TextInput
+        leftSection={<IconSearch size={16} />}
+        placeholder={t("users.searchPlaceholder")}
+        aria-label={t("users.search")}
+        value={input}
+        onChange={(e) => setInput(e.currentTarget.value)}
+        mb="md"
+        size="md"
+        rightSection={search.isFetching ? <Loader size="xs" /> : null}
+      />
+      {result && result.users.length === 0 && (
+        <Alert color="gray">{debounced ? t("users.noResults") : t("users.noUsers")}</Alert>
+      )}
+      {!result && debounced === "" && all.data && (
+        <Text c="dimmed">{t("users.searchHint", { count: all.data.total })}</Text>
+      )}
+      {result && result.users.length > 0 && (
+        <Accordion variant="separated" multiple>
+          {result.users.map((u) => (
+            <UserCard
+              key={u.id}
+              user={u}
+              canEdit={canEdit && u.id !== me.id}
+              showProgress={showProgress}
+              onDelete={confirmDelete}
+            />
+          ))}
+        </Accordion>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import type { AdminUser, AdminUserList, NamedItem } from "@carecampus/contract";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { api } from "../../api/client";
+
+export const userKeys = {
+  all: ["users"] as const,
+  list: (query: string) => ["users", "list", query] as const,
+  one: (id: number) => ["users", "one", id] as const,
+  facilities: ["users", "facilities"] as const,
+  qualifications: ["users", "qualifications"] as const,
+  activities: ["users", "activities"] as const,
+};
+
+/** Search: the signal cancels a search that a newer one has made obsolete (spec §7). */
+export const useUserSearch = (query: string, enabled: boolean) =>
+  useQuery({
+    queryKey: userKeys.list(query),
+    queryFn: ({ signal }) =>
+      api<AdminUserList>(`/auth/admin/users${query ? `?query=${encodeURIComponent(query)}` : ""}`, { signal }),
+    enabled,
+    // The list stays while the next search runs: no flicker, expanded cards stay open.
+    placeholderData: keepPreviousData,
+  });
+
+export const useAdminUser = (id: number | undefined) =>
+  useQuery({
+    queryKey: userKeys.one(id ?? 0),
+    queryFn: () => api<AdminUser>(`/auth/admin/users/${id}`),
+    enabled: id !== undefined,
+  });
+
+export const useFacilities = (enabled: boolean) =>
+  useQuery({ queryKey: userKeys.facilities, queryFn: () => api<NamedItem[]>("/auth/admin/facilities"), enabled });
+
+export const useQualifications = () =>
+  useQuery({
+    queryKey: userKeys.qualifications,
+    queryFn: () => api<NamedItem[]>("/filter/list/qualification"),
+    staleTime: 600_000,
+  });
+
+export const useActivities = () =>
+  useQuery({
+    queryKey: userKeys.activities,
+    queryFn: () => api<NamedItem[]>("/filter/list/activityfocus"),
+    staleTime: 600_000,
+  });

@@ -1,0 +1,80 @@
+import { expect, test } from "@playwright/test";
+import { apiLogin, openAs, patchAs } from "./helpers";
+
+test("an administrator creates, edits and deletes an employee @phone", async ({ page }) => {
+  const suffix = Date.now().toString(36);
+  const login = `lena.${suffix}`;
+  await openAs(page, "admin", "/users");
+  // Haus Sonnenhof has fewer users than the threshold: the full list shows.
+  await expect(page.getByTestId("user-card").filter({ hasText: "Emma Müller" })).toBeVisible();
+
+  await page.goto("/edituser");
+  await expect(page.getByRole("heading", { name: "Neues Profil" })).toBeVisible();
+  const save = page.getByRole("button", { name: "Speichern" });
+  await expect(save).toBeDisabled();
+  await page.getByLabel("Vorname").fill("Lena");
+  await page.getByLabel("Nachname").fill(`Test ${suffix}`);
+  await page.getByLabel("Benutzername").fill("mit leerzeichen");
+  await expect(page.getByText("Der Benutzername darf keine Leerzeichen enthalten")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await page.getByLabel("Benutzername").fill(login);
+  await page.getByLabel(/^Passwort/).fill("schwach");
+  await expect(page.getByText("Mindestens ein Großbuchstabe")).toBeVisible();
+  await expect(save).toBeDisabled();
+  await page.getByRole("button", { name: "Erzeugen" }).click();
+  await expect(page.getByText("Mindestens ein Großbuchstabe")).toBeHidden();
+  await expect(page.getByText("Haus Sonnenhof")).toBeVisible();
+  await expect(save).toBeEnabled();
+  await save.click();
+  await expect(page.getByText("Benutzer angelegt")).toBeVisible();
+  await expect(page).toHaveURL(/\/users$/);
+
+  await page.getByLabel("Mitarbeitende suchen").fill(`  ${suffix} `);
+  const card = page.getByTestId("user-card").filter({ hasText: `Lena Test ${suffix}` });
+  await expect(card).toHaveCount(1);
+  await card.getByRole("button", { name: /Lena Test/ }).click();
+  await card.getByRole("link", { name: "Bearbeiten" }).click();
+  await expect(page.getByRole("heading", { name: "Profil bearbeiten" })).toBeVisible();
+  await expect(page.getByLabel("Benutzername")).toHaveValue(login);
+  await page.getByLabel("Nachname").fill(`Geändert ${suffix}`);
+  await page.getByRole("button", { name: "Speichern" }).click();
+  await expect(page.getByText("Benutzer geändert")).toBeVisible();
+
+  await page.getByLabel("Mitarbeitende suchen").fill(suffix);
+  const changed = page.getByTestId("user-card").filter({ hasText: `Lena Geändert ${suffix}` });
+  await changed.getByRole("button", { name: /Lena Geändert/ }).click();
+  await expect(changed.getByTestId("user-progress")).toBeVisible();
+  await changed.getByRole("button", { name: "Löschen" }).click();
+  const dialog = page.getByRole("dialog", { name: "Benutzer löschen" });
+  await expect(dialog.getByText("Wirklich diesen Benutzer löschen?")).toBeVisible();
+  await dialog.getByRole("button", { name: "Löschen" }).click();
+  await expect(page.getByText("Benutzer gelöscht")).toBeVisible();
+  await expect(page.getByText("Keine Suchergebnisse")).toBeVisible();
+});
+
+test("a supervisor reads the list with progress but cannot edit", async ({ page }) => {
+  await openAs(page, "supervisor", "/users");
+  const card = page.getByTestId("user-card").filter({ hasText: "Emma Müller" });
+  await card.getByRole("button", { name: /Emma Müller/ }).click();
+  await expect(card.getByTestId("user-progress")).toBeVisible();
+  await expect(card.getByRole("link", { name: "Bearbeiten" })).toHaveCount(0);
+  await page.goto("/edituser");
+  await expect(page.getByRole("heading", { name: "Seite nicht gefunden" })).toBeVisible();
+});
+
+test("the employee search in English, across facilities for a Super-Admin", async ({ page }) => {
+  const { token, user } = await apiLogin(page, "content");
+  await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "en" });
+  try {
+    await openAs(page, "content", "/users");
+    await expect(page.getByRole("heading", { name: "Employee search" })).toBeVisible();
+    await page.getByLabel("Search employees").fill("nowak");
+    const card = page.getByTestId("user-card").filter({ hasText: "Łukasz Nowak" });
+    await card.getByRole("button", { name: /Łukasz Nowak/ }).click();
+    await expect(card.getByText("Haus Lindenhof")).toBeVisible();
+    await page.getByLabel("Search employees").fill("zzzz-nobody");
+    await expect(page.getByText("No search results")).toBeVisible();
+  } finally {
+    await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "de" });
+  }
+});
