@@ -30,6 +30,7 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await expect(page).toHaveURL(/\/users$/);
 
   await page.getByLabel("Mitarbeitende suchen").fill(`  ${suffix} `);
+  await expect(page.getByTestId("search-busy")).toHaveCount(0);
   const card = page.getByTestId("user-card").filter({ hasText: `Lena Test ${suffix}` });
   await expect(card).toHaveCount(1);
   await card.getByRole("button", { name: /Lena Test/ }).click();
@@ -41,12 +42,36 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await expect(page.getByText("Benutzer geändert")).toBeVisible();
 
   await page.getByLabel("Mitarbeitende suchen").fill(suffix);
-  const changed = page.getByTestId("user-card").filter({ hasText: `Lena Geändert ${suffix}` });
-  await changed.getByRole("button", { name: /Lena Geändert/ }).click();
-  await expect(changed.getByTestId("user-progress")).toBeVisible();
-  await changed.getByRole("button", { name: "Löschen" }).click();
+  await expect(page.getByTestId("user-card").filter({ hasText: `Lena Geändert ${suffix}` })).toHaveCount(1);
+});
+
+test("an administrator deletes an employee after confirming 'Really delete this user?' @phone", async ({ page }) => {
+  const suffix = Date.now().toString(36);
+  const { token } = await apiLogin(page, "admin");
+  const created = await page.request.post("/api/auth/admin/users", {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: "Paul",
+      surname: `Löschbar ${suffix}`,
+      login: `paul.${suffix}`,
+      password: "Paul-1234!",
+      roles: ["employee"],
+    },
+  });
+  expect(created.status()).toBe(200);
+  await openAs(page, "admin", "/users");
+  await page.getByLabel("Mitarbeitende suchen").fill(suffix);
+  const card = page.getByTestId("user-card").filter({ hasText: `Paul Löschbar ${suffix}` });
+  await card.getByRole("button", { name: /Paul Löschbar/ }).click();
+  await expect(card.getByTestId("user-progress")).toBeVisible();
+  await card.getByRole("button", { name: "Löschen" }).click();
   const dialog = page.getByRole("dialog", { name: "Benutzer löschen" });
   await expect(dialog.getByText("Wirklich diesen Benutzer löschen?")).toBeVisible();
+  // Cancel keeps the user; confirm deletes.
+  await dialog.getByRole("button", { name: "Abbrechen" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card).toHaveCount(1);
+  await card.getByRole("button", { name: "Löschen" }).click();
   await dialog.getByRole("button", { name: "Löschen" }).click();
   await expect(page.getByText("Benutzer gelöscht")).toBeVisible();
   await expect(page.getByText("Keine Suchergebnisse")).toBeVisible();

@@ -13,7 +13,6 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { modals } from "@mantine/modals";
 import { IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -21,6 +20,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { api, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { useRequiredSession } from "../../session/store";
 import { useUserProgress } from "../learning/queries";
@@ -146,18 +146,13 @@ export default function UsersPage() {
   const fullList = (all.data?.total ?? 0) < threshold ? all.data : undefined;
   const result = debounced !== "" ? (search.data ?? fullList) : listAll ? all.data : undefined;
 
-  const confirmDelete = (u: AdminUser) =>
-    modals.openConfirmModal({
-      title: t("users.deleteTitle"),
-      children: <Text>{t("users.deleteConfirm")}</Text>,
-      labels: { confirm: t("users.delete"), cancel: t("common.cancel") },
-      confirmProps: { color: "red" },
-      onConfirm: async () => {
-        await api(`/auth/admin/users/${u.id}`, { method: "DELETE" });
-        showSuccess(t("success.userDeleted"));
-        await queryClient.invalidateQueries({ queryKey: userKeys.all });
-      },
-    });
+  const [toDelete, setToDelete] = useState<AdminUser | null>(null);
+  const deleteUser = async () => {
+    if (!toDelete) return;
+    await api(`/auth/admin/users/${toDelete.id}`, { method: "DELETE" });
+    showSuccess(t("success.userDeleted"));
+    await queryClient.invalidateQueries({ queryKey: userKeys.all });
+  };
 
   return (
     <>
@@ -176,7 +171,7 @@ export default function UsersPage() {
         onChange={(e) => setInput(e.currentTarget.value)}
         mb="md"
         size="md"
-        rightSection={search.isFetching ? <Loader size="xs" /> : null}
+        rightSection={search.isFetching || all.isFetching ? <Loader size="xs" data-testid="search-busy" /> : null}
       />
       {result && result.users.length === 0 && (
         <Alert color="gray">{debounced ? t("users.noResults") : t("users.noUsers")}</Alert>
@@ -192,11 +187,20 @@ export default function UsersPage() {
               user={u}
               canEdit={canEdit && u.id !== me.id}
               showProgress={showProgress}
-              onDelete={confirmDelete}
+              onDelete={setToDelete}
             />
           ))}
         </Accordion>
       )}
+      <ConfirmDialog
+        opened={toDelete !== null}
+        title={t("users.deleteTitle")}
+        message={t("users.deleteConfirm")}
+        confirmLabel={t("users.delete")}
+        danger
+        onConfirm={deleteUser}
+        onClose={() => setToDelete(null)}
+      />
     </>
   );
 }

@@ -1,0 +1,51 @@
+import { Button, Group, Modal, Text } from "@mantine/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+
+interface ConfirmDialogProps {
+  opened: boolean;
+  title: string;
+  message: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}
+
+/** The confirmation dialog mechanism of spec §2: a question, cancel, and a confirm that may take a moment. */
+export function ConfirmDialog({
+  opened,
+  title,
+  message,
+  confirmLabel,
+  danger,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+      onClose();
+    } catch {
+      // the API client shows the error toast; the dialog stays for another try
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!busy}>
+      <Text mb="lg">{message}</Text>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose} disabled={busy}>
+          {t("common.cancel")}
+        </Button>
+        <Button color={danger ? "red" : undefined} onClick={() => void confirm()} loading={busy}>
+          {confirmLabel}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}
