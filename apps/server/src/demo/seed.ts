@@ -1,6 +1,5 @@
 import crypto from "node:crypto";
 import { generatePassword, type Role } from "@carecampus/contract";
-import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
 import { activities, appMeta, facilities, qualifications } from "../db/schema";
@@ -147,12 +146,4 @@ export async function seedIfEmpty(db: Db, demo: boolean, adminPassword: string |
       ...DEMO_USERS.map((u) => `  ${u.login.padEnd(11)} ${u.roles.join(",").padEnd(15)} ${u.facility ?? ""}`),
     ],
   };
-}
-
-export async function demoFacilityId(db: Db, name: string): Promise<number | undefined> {
-  const rows = await db
-    .select({ id: facilities.id })
-    .from(facilities)
-    .where(eq(sql`lower(${facilities.name})`, name.toLowerCase()));
-  return rows[0]?.id;
 }
