@@ -15,4 +15,3 @@ export const QM_COOKIE = "dont-show-carely-qm-msg-again";
 export const QM_COOKIE_CLOSE_DAYS = 1;
 export const QM_COOKIE_NEVER_DAYS = 9999;
 export const TUTORIAL_PROMPT_KEY = "carecampus.tutorial-prompt";
-export const MAX_NAME_LENGTH = 100;

@@ -23,11 +23,6 @@ export function seesAllFacilities(roles: readonly Role[]): boolean {
   return roles.includes("superchris") || roles.includes("contentmanager");
 }
 
-/** i18n key of a role's label; contentmanager is shown as "Super-Admin". */
-export function roleLabelKey(role: Role): string {
-  return `roles.${role}`;
-}
-
 /** The roles a route of spec §2 admits; `null` means every logged-in user. */
 export const ROUTE_ROLES = {
   home: null,

@@ -23,17 +23,13 @@ export interface RequestOptions {
   silent?: boolean;
 }
 
-/** The error codes of spec §8 the UI has its own words for. */
-const CATALOGUED = new Set<number>(Object.values(ErrorCode).filter((c) => c >= 1000 && c <= 1016));
-
 /**
- * Spec §8 toast text. A catalogued code is shown in the user's language first (the server's
+ * Spec §8 toast text. A code the UI has words for is shown in the user's language first (the server's
  * message is English, for API integrators); then the server's message; then 'Error: {status}'.
  */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const code = error.code;
-    if (code !== undefined && CATALOGUED.has(code)) return i18n.t(`errors.${code}`);
     if (code !== undefined && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`);
     if (error.body?.message) return error.body.message;
     return i18n.t("errors.status", { status: error.status });

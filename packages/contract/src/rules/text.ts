@@ -25,8 +25,3 @@ export function formatShortDate(date: Date | string): string {
   const d = typeof date === "string" ? new Date(date) : date;
   return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${pad(d.getFullYear() % 100)}`;
 }
-
-/** Trims and Unicode-normalises user input (ARCHITECTURE §5). */
-export function cleanText(text: string): string {
-  return text.normalize("NFC").trim();
-}
