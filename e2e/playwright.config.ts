@@ -1,7 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 
-const MAIN = 3211;
-const SHORT = 3212;
+// E2E_PORT moves both servers, so two runs (e.g. two working copies) do not collide.
+const MAIN = Number(process.env.E2E_PORT ?? 3211);
+const SHORT = MAIN + 1;
 const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
 
 const chromium = {

@@ -3,6 +3,6 @@ import { defineConfig } from "vite";
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: "dist", sourcemap: false, chunkSizeWarningLimit: 900 },
+  build: { outDir: "dist", sourcemap: false },
   server: { port: 5173, proxy: { "/api": "http://127.0.0.1:3000" } },
 });

@@ -11,6 +11,9 @@ export interface Dataset {
   sample: { login: string; id: number };
   /** Employees' logins, for the quiz load. */
   employees: string[];
+  /** A superuser (for the CSV import) and the facilities' names. */
+  superuser: string;
+  facilityNames: string[];
 }
 
 /** Facilities with staff: one administrator and one supervisor each, the rest employees. */
@@ -19,7 +22,13 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
   const facilityRows = await db
     .insert(facilities)
     .values(Array.from({ length: facilityCount }, (_, i) => ({ name: `Bench-Haus ${i + 1}` })))
-    .returning({ id: facilities.id });
+    .returning({ id: facilities.id, name: facilities.name });
+  const superuser = "bench-superchris";
+  const [su] = await db
+    .insert(users)
+    .values({ login: superuser, name: "Bench", surname: "Superuser", passwordHash: hash })
+    .returning({ id: users.id });
+  await db.insert(userRoles).values({ userId: su?.id as number, role: "superchris" });
   let total = 0;
   let sample: Dataset["sample"] | undefined;
   const employees: string[] = [];
@@ -49,5 +58,12 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
     total += rows.length;
   }
   if (!sample) throw new Error("empty dataset");
-  return { facilities: facilityCount, users: total, sample, employees };
+  return {
+    facilities: facilityCount,
+    users: total,
+    sample,
+    employees,
+    superuser,
+    facilityNames: facilityRows.map((f) => f.name),
+  };
 }

@@ -2,9 +2,10 @@
  * npm run bench: generates a dataset, starts the real server on PGlite and then (when
  * DATABASE_URL is set) on PostgreSQL, and loads each endpoint with autocannon. Prints req/s,
  * p50 and p99 per endpoint and its throughput relative to /api/health in the same run.
+ * Then times CSV imports of BENCH_IMPORT_SIZES users (1000,10000), and the progress overview
+ * and xlsx export on a dataset of 50 facilities and 10 000 learners (BENCH_OVERVIEW=false skips).
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,12 +18,15 @@ import type { Db } from "../../apps/server/src/db/client";
 import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
+import { benchImport, printImports } from "./import";
+import { benchOverview, generateOverviewDataset } from "./overview";
 import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
+import { startServer, stopServer } from "./server";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FACILITIES = Number(process.env.BENCH_FACILITIES ?? 10);
 const PER_FACILITY = Number(process.env.BENCH_USERS_PER_FACILITY ?? 300);
-const root = new URL("../../", import.meta.url).pathname;
+const IMPORT_SIZES = (process.env.BENCH_IMPORT_SIZES ?? "1000,10000").split(",").map(Number).filter(Boolean);
 
 export interface Result {
   name: string;
@@ -30,41 +34,6 @@ export interface Result {
   p50: number;
   p99: number;
   errors: number;
-}
-
-async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  // Another server already on the port would answer the health poll and be measured instead.
-  const busy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-    () => true,
-    () => false,
-  );
-  if (busy) throw new Error(`port ${port} is already in use; stop whatever listens there`);
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      LOG_LEVEL: "error",
-      LOGIN_RATE_LIMIT: "100000000",
-      DEMO_DATA: "false",
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return new Promise<ChildProcess>((resolve, reject) => {
-    const deadline = Date.now() + 120_000;
-    const poll = async () => {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-        if (res.ok) return resolve(child);
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline || child.exitCode !== null) return reject(new Error("server did not start"));
-      setTimeout(poll, 250);
-    };
-    void poll();
-  });
 }
 
 async function load(name: string, opts: autocannon.Options): Promise<Result> {
@@ -127,6 +96,15 @@ async function benchServer(label: string, port: number, dataset: Dataset, key: A
       `${r.name.padEnd(28)}${r.rps.toFixed(0).padStart(10)}${String(r.p50).padStart(9)}${String(r.p99).padStart(9)}${(r.rps / health).toFixed(3).padStart(10)}${String(r.errors).padStart(8)}`,
     );
   }
+  const su = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login: dataset.superuser, password: BENCH_PASSWORD }),
+  });
+  const suToken = ((await su.json()) as { token: string }).token;
+  const imports = [];
+  for (const size of IMPORT_SIZES) imports.push(await benchImport(base, suToken, dataset.facilityNames, size));
+  printImports(imports);
 }
 
 async function onPglite(): Promise<void> {
@@ -140,8 +118,7 @@ async function onPglite(): Promise<void> {
     try {
       await benchServer("PGlite", 3901, dataset, key);
     } finally {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
+      await stopServer(server);
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -166,8 +143,7 @@ async function onPostgres(url: string): Promise<void> {
     try {
       await benchServer("PostgreSQL", 3902, dataset, key);
     } finally {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
+      await stopServer(server);
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -178,6 +154,65 @@ async function onPostgres(url: string): Promise<void> {
   }
 }
 
-await onPglite();
-if (process.env.DATABASE_URL) await onPostgres(process.env.DATABASE_URL);
-else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");
+/**
+ * A database made for one measurement (PGlite in a temporary directory, or a PostgreSQL
+ * database): `prepare` fills it in process, then `measure` runs against a server on it.
+ */
+async function withFreshDatabase(
+  url: string | undefined,
+  name: string,
+  prepare: (db: Db) => Promise<void>,
+  measure: (env: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-${name}-`));
+  const admin = async (query: string) => {
+    if (!url) return;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(query);
+    await c.end();
+  };
+  try {
+    let dbUrl: string | undefined;
+    if (url) {
+      await admin(`drop database if exists ${name} with (force)`);
+      await admin(`create database ${name}`);
+      const u = new URL(url);
+      u.pathname = `/${name}`;
+      dbUrl = u.toString();
+    }
+    const database = await openDatabase(dbUrl ? { databaseUrl: dbUrl } : { pgliteDir: dataDir, fsync: true });
+    await seedReferenceLists(database.db);
+    await prepare(database.db);
+    // PGlite's directory is locked while open: the server gets it only now.
+    await database.close();
+    await measure({ DATA_DIR: dataDir, DATABASE_URL: dbUrl ?? "" });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await admin(`drop database if exists ${name} with (force)`);
+  }
+}
+
+async function overview(label: string, url: string | undefined, port: number): Promise<void> {
+  await withFreshDatabase(
+    url,
+    "carecampus_bench_overview",
+    async (db) => {
+      // The content is in place first: a first start would otherwise import it and retire the rest.
+      await importPackage(db, loadPackage(DEMO_CONTENT));
+      const started = performance.now();
+      const { certificates } = await generateOverviewDataset(db);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(`\n${label}: overview dataset with ${certificates} certificates generated in ${seconds} s`);
+    },
+    (env) => benchOverview(label, port, env),
+  );
+}
+
+const withOverview = process.env.BENCH_OVERVIEW !== "false";
+if (process.env.BENCH_ONLY !== "overview") await onPglite();
+if (withOverview) await overview("PGlite", undefined, 3903);
+if (process.env.DATABASE_URL) {
+  if (process.env.BENCH_ONLY !== "overview") await onPostgres(process.env.DATABASE_URL);
+  if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
+} else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");

@@ -61,6 +61,9 @@ test("an administrator deletes an employee after confirming 'Really delete this 
   expect(created.status()).toBe(200);
   await openAs(page, "admin", "/users");
   await page.getByLabel("Mitarbeitende suchen").fill(suffix);
+  // The search replaces the full list once it answers: act on the result, not the list before it.
+  await expect(page.getByTestId("search-busy")).toHaveCount(0);
+  await expect(page.getByTestId("user-card")).toHaveCount(1);
   const card = page.getByTestId("user-card").filter({ hasText: `Paul Löschbar ${suffix}` });
   await card.getByRole("button", { name: /Paul Löschbar/ }).click();
   await expect(card.getByTestId("user-progress")).toBeVisible();

@@ -68,7 +68,7 @@ test.describe("roles", () => {
     await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Fortschrittsübersicht" }).click();
     await expect(page).toHaveURL(/\/progress$/);
-    await expect(page.getByTestId("coming-soon")).toBeVisible();
+    await expect(page.getByTestId("legend")).toBeVisible();
     await page.getByRole("link", { name: "Zurück zur Startseite" }).click();
     await expect(page).toHaveURL(/\/$/);
   });

@@ -10,6 +10,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
+import { assignmentRoutes } from "./assignments/routes";
 import { authRoutes } from "./auth/routes";
 import type { TokenService } from "./auth/tokens";
 import { certificateRoutes } from "./certificates/routes";
@@ -22,7 +23,9 @@ import { helpRoutes } from "./help/routes";
 import { learningRoutes } from "./learning/routes";
 import type { Mailer } from "./mail/mailer";
 import { notificationRoutes } from "./notifications/routes";
+import { overviewRoutes } from "./overview/routes";
 import { preferenceRoutes } from "./preferences/routes";
+import { additionalQualificationRoutes } from "./qualifications/routes";
 import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
@@ -91,6 +94,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyRateLimit, { global: false });
+  // Server-Timing: the server's own share of a response (handler and serialisation), visible
+  // in the browser's devtools and read by `npm run bench` apart from the network.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    reply.header("server-timing", `app;dur=${reply.elapsedTime.toFixed(1)}`);
+    return payload;
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -117,6 +126,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(helpRoutes);
       await api.register(adminUserRoutes);
       await api.register(facilityRoutes);
+      await api.register(assignmentRoutes);
+      await api.register(additionalQualificationRoutes);
+      await api.register(overviewRoutes);
     },
     { prefix: "/api" },
   );

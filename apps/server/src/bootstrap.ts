@@ -5,7 +5,8 @@ import type { Config } from "./config";
 import { loadPackage } from "./content/package";
 import { currentContentVersion, importPackage } from "./content/service";
 import { openDatabase } from "./db/client";
-import { type SeedResult, seedIfEmpty } from "./demo/seed";
+import { seedDemoColleagues } from "./demo/colleagues";
+import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
 import { createMailer } from "./mail/mailer";
 import { readVersion } from "./system/version";
 
@@ -29,6 +30,12 @@ export async function createDeps(
       seed.lines.push(
         `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings.`,
       );
+    }
+    // Needs the users and the content: after both.
+    if (seed.created === "demo") {
+      seed.lines.push(...(await seedDemoCertificates(database.db, new Date())));
+      await seedDemoColleagues(database.db, new Date());
+      seed.lines.push("Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state.");
     }
     const now = () => new Date();
     const deps: AppDeps = {

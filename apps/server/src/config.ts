@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   DEMO_DATA: flag(true),
   ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   PGLITE_FSYNC: flag(true),
+  NOTIFICATION_JOB: flag(true),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
@@ -42,6 +43,8 @@ export interface Config {
   demoData: boolean;
   adminPassword: string | undefined;
   pgliteFsync: boolean;
+  /** Runs the daily certificate-expiry notification job in this process. */
+  notificationJob: boolean;
   /** Login and forgot-password attempts per minute, per IP and per login. */
   loginRateLimit: number;
   logLevel: string;
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     adminPassword: e.ADMIN_PASSWORD,
     pgliteFsync: e.PGLITE_FSYNC,
+    notificationJob: e.NOTIFICATION_JOB,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),

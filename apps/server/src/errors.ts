@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message?: string,
     status?: number,
+    /** Extra fields of the body, e.g. the bad rows of a refused import. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message ?? `error ${code}`);
     this.status = status ?? errorStatus[code];
@@ -39,7 +41,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof AppError) {
       const err = error;
-      return reply.status(err.status).send(errorBody(err.code, err.status, err.hasMessage ? err.message : undefined));
+      const body = errorBody(err.code, err.status, err.hasMessage ? err.message : undefined);
+      return reply.status(err.status).send(err.details ? { ...body, ...err.details } : body);
     }
     const err = error as FastifyError;
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -53,6 +56,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (known) return reply.status(known.status).send(errorBody(known.code, known.status, known.message));
     // Defence in depth: input PostgreSQL cannot store is the caller's fault, not ours.
     const pgCode = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+    if (pgCode === "23505") {
+      // A unique key the checks before the write could not foresee (e.g. two spellings one lower() folds).
+      return reply.status(409).send(errorBody(ErrorCode.conflict, 409, "The data conflicts with an existing entry"));
+    }
     if (pgCode && PG_INPUT_ERRORS.has(pgCode)) {
       return reply.status(400).send(errorBody(ErrorCode.validation, 400, "Invalid characters in the input"));
     }

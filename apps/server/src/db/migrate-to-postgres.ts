@@ -4,30 +4,35 @@
  * sequences past the copied ids. The PGlite data stays untouched.
  */
 import path from "node:path";
-import { getTableColumns, getTableName, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, getTableName, is, sql } from "drizzle-orm";
+import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { openDatabase } from "./client";
 import * as schema from "./schema";
 
-// Parents before children, so foreign keys hold at every insert.
-const TABLES: PgTable[] = [
-  schema.facilities,
-  schema.roles,
-  schema.users,
-  schema.userRoles,
-  schema.preferences,
-  schema.activities,
-  schema.qualifications,
-  schema.userActivities,
-  schema.userQualifications,
-  schema.notifications,
-  schema.appMeta,
-];
+/**
+ * Every table of the schema, parents before children so foreign keys hold at every insert.
+ * Derived from the schema itself: a table added later is copied without anyone remembering to.
+ */
+export function tablesInCopyOrder(): PgTable[] {
+  const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => is(v, PgTable));
+  const ordered: PgTable[] = [];
+  const visiting = new Set<PgTable>();
+  const visit = (table: PgTable) => {
+    if (ordered.includes(table) || visiting.has(table)) return;
+    visiting.add(table);
+    for (const fk of getTableConfig(table).foreignKeys) {
+      const parent = fk.reference().foreignTable;
+      if (parent !== table) visit(parent);
+    }
+    visiting.delete(table);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table);
+  return ordered;
+}
 
-async function main(): Promise<void> {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("Set DATABASE_URL to the PostgreSQL database to copy into.");
-  const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+/** Copies the PGlite database in `dataDir` into the empty PostgreSQL database at `url`. */
+export async function copyToPostgres(dataDir: string, url: string, log = console.log): Promise<void> {
   const source = await openDatabase({ pgliteDir: dataDir, fsync: true });
   const target = await openDatabase({ databaseUrl: url });
   try {
@@ -35,7 +40,7 @@ async function main(): Promise<void> {
     if ((existing[0]?.n ?? 0) > 0)
       throw new Error("The PostgreSQL database already has users; copy only into an empty one.");
     await target.db.transaction(async (tx) => {
-      for (const table of TABLES) {
+      for (const table of tablesInCopyOrder()) {
         const rows = await source.db.select().from(table);
         for (let i = 0; i < rows.length; i += 500) {
           await tx
@@ -51,17 +56,25 @@ async function main(): Promise<void> {
             ),
           );
         }
-        console.log(`${name}: ${rows.length} rows`);
+        log(`${name}: ${rows.length} rows`);
       }
     });
-    console.log(`Copied ${dataDir} into PostgreSQL. Start with DATABASE_URL set to use it.`);
+    log(`Copied ${dataDir} into PostgreSQL. Start with DATABASE_URL set to use it.`);
   } finally {
     await source.close();
     await target.close();
   }
 }
 
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("Set DATABASE_URL to the PostgreSQL database to copy into.");
+  await copyToPostgres(path.resolve(process.env.DATA_DIR ?? "./data"), url);
+}
+
+if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   customType,
+  date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -293,7 +295,12 @@ export const certificates = pgTable(
     verificationCode: text("verification_code").notNull().unique(),
     createdAt: createdAt(),
   },
-  (t) => [index("certificates_user_training_idx").on(t.userId, t.trainingId, t.acquiredAt)],
+  (t) => [
+    index("certificates_user_training_idx").on(t.userId, t.trainingId, t.acquiredAt),
+    // The progress overview and the export read one topic's trainings for a whole facility;
+    // migration 0005 adds INCLUDE (expires_at) so that read is index-only.
+    index("certificates_training_user_idx").on(t.trainingId, t.userId, t.acquiredAt.desc()),
+  ],
 );
 
 /** A user's request for help with an unclear question (spec §3 Help request). */
@@ -312,4 +319,108 @@ export const helpRequests = pgTable(
     handledAt: timestamp("handled_at", { withTimezone: true }),
   },
   (t) => [index("help_requests_question_idx").on(t.questionId)],
+);
+
+/* ---------- administration: training matrix, additional qualifications ---------- */
+
+/**
+ * A user's training matrix (spec §3, ARCHITECTURE decision 6). A user without a row here is
+ * assigned every training; with one, exactly the trainings of `training_matrix_entries`.
+ */
+export const trainingMatrices = pgTable("training_matrices", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const trainingMatrixEntries = pgTable(
+  "training_matrix_entries",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => trainingMatrices.userId, { onDelete: "cascade" }),
+    trainingId: integer("training_id")
+      .notNull()
+      .references(() => trainings.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.trainingId] })],
+);
+
+/** Additional (external) qualifications a facility records for its staff (spec §3). */
+export const additionalQualifications = pgTable(
+  "additional_qualifications",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    facilityId: integer("facility_id")
+      .notNull()
+      .references(() => facilities.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("additional_qualifications_facility_name_uq").on(t.facilityId, sql`lower(${t.name})`)],
+);
+
+export const userAdditionalQualifications = pgTable(
+  "user_additional_qualifications",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    additionalQualificationId: integer("additional_qualification_id").notNull(),
+  },
+  (t) => [
+    // Named here: the generated names would pass PostgreSQL's 63-character limit.
+    primaryKey({ name: "user_additional_qualifications_pk", columns: [t.userId, t.additionalQualificationId] }),
+    foreignKey({
+      name: "user_additional_qualifications_aq_fk",
+      columns: [t.additionalQualificationId],
+      foreignColumns: [additionalQualifications.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/* ---------- certificate-expiry notices (the scheduled job of ARCHITECTURE decision 7) ---------- */
+
+/**
+ * The expiry stages (30, 7 and 0 days before) the job has dealt with, per certificate. Written
+ * in the notifications' transaction, so a second run sends nothing twice. `notified` is false
+ * for a stage passed over while the server was down: only the most urgent due stage is sent.
+ */
+export const certificateNotices = pgTable(
+  "certificate_notices",
+  {
+    certificateId: integer("certificate_id")
+      .notNull()
+      .references(() => certificates.id, { onDelete: "cascade" }),
+    stage: integer("stage").notNull(),
+    notified: boolean("notified").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "certificate_notices_pk", columns: [t.certificateId, t.stage] })],
+);
+
+/**
+ * The summary the administrators and supervisors of a facility get: one per stage and run day.
+ * A later run on the same day adds to it instead of sending a second one.
+ */
+export const certificateNoticeSummaries = pgTable(
+  "certificate_notice_summaries",
+  {
+    facilityId: integer("facility_id").notNull(),
+    stage: integer("stage").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    certificateCount: integer("certificate_count").notNull(),
+    firstExpiry: timestamp("first_expiry", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // Named here: the generated names come close to PostgreSQL's 63-character limit.
+    primaryKey({ name: "certificate_notice_summaries_pk", columns: [t.facilityId, t.stage, t.day] }),
+    foreignKey({
+      name: "certificate_notice_summaries_facility_fk",
+      columns: [t.facilityId],
+      foreignColumns: [facilities.id],
+    }).onDelete("cascade"),
+  ],
 );

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import { generatePassword, type Role } from "@carecampus/contract";
+import { and, eq } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
-import { activities, appMeta, facilities, qualifications } from "../db/schema";
+import { activities, appMeta, certificates, facilities, qualifications, trainings, users } from "../db/schema";
 import { ACTIVITY_FOCUS, JOB_QUALIFICATIONS } from "../db/seed-lists";
 import { countUsers, insertUser } from "../users/service";
 
@@ -146,4 +147,39 @@ export async function seedIfEmpty(db: Db, demo: boolean, adminPassword: string |
       ...DEMO_USERS.map((u) => `  ${u.login.padEnd(11)} ${u.roles.join(",").padEnd(15)} ${u.facility ?? ""}`),
     ],
   };
+}
+
+/** The demo certificate about to expire: its owner, its training, and how many days it has left. */
+export const DEMO_EXPIRING_CERTIFICATE = { login: "employee2", training: "haendehygiene", days: 5 } as const;
+
+/**
+ * Gives `employee2` a certificate that expires in a few days, so a new installation shows the
+ * expiry notices at once (the start-up run of the notification job sends the 7-day notice and
+ * admin2's summary). Runs after the demo content import, which brings the training.
+ */
+export async function seedDemoCertificates(db: Db, now: Date): Promise<string[]> {
+  const { login, training, days } = DEMO_EXPIRING_CERTIFICATE;
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.login, login));
+  const [row] = await db
+    .select({
+      id: trainings.id,
+      name: trainings.name,
+      validityMonths: trainings.validityMonths,
+      points: trainings.points,
+    })
+    .from(trainings)
+    .where(and(eq(trainings.key, training), eq(trainings.retired, false)));
+  if (!user || !row) return [];
+  const expiresAt = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 18, 0);
+  const acquiredAt = new Date(expiresAt);
+  acquiredAt.setMonth(acquiredAt.getMonth() - row.validityMonths);
+  await db.insert(certificates).values({
+    userId: user.id,
+    trainingId: row.id,
+    acquiredAt,
+    expiresAt,
+    points: row.points,
+    verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+  });
+  return [`Demo certificate: ${login} holds "${row.name}", expiring in ${days} days.`];
 }

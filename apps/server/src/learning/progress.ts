@@ -7,6 +7,7 @@ import {
   type UserProgress,
 } from "@carecampus/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { isAssigned } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
 import { certificates, questionnaires, questions, quizAttempts, topics, trainings } from "../db/schema";
 
@@ -66,10 +67,10 @@ export interface Snapshot {
 }
 
 /**
- * The trainings assigned to a user. Until the training matrix exists (administration
- * feature) every user is assigned every training (ARCHITECTURE decision 6).
+ * The trainings assigned to a user: those of the user's training matrix, or every training
+ * while the user has none (ARCHITECTURE decision 6).
  */
-async function assignedTrainingRows(db: Db | Tx) {
+async function assignedTrainingRows(db: Db | Tx, userId: number) {
   return db
     .select({
       id: trainings.id,
@@ -85,7 +86,7 @@ async function assignedTrainingRows(db: Db | Tx) {
     })
     .from(trainings)
     .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(and(eq(trainings.retired, false), eq(topics.retired, false)));
+    .where(and(eq(trainings.retired, false), eq(topics.retired, false), isAssigned(userId, sql`"trainings"."id"`)));
 }
 
 const collator = new Intl.Collator("de", { numeric: true, sensitivity: "base" });
@@ -104,7 +105,7 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
 export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Promise<Snapshot> {
   const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await runAll(db, [
     () => db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
-    () => assignedTrainingRows(db),
+    () => assignedTrainingRows(db, userId),
     () =>
       db
         .select({
@@ -179,14 +180,17 @@ export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Prom
     byTopic.set(t.topicId, list);
   }
   return {
-    topics: topicRows.map((tp) => ({
-      id: tp.id,
-      name: tp.name,
-      icon: tp.icon,
-      color: tp.color,
-      position: tp.position,
-      trainings: (byTopic.get(tp.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
-    })),
+    // A topic none of whose trainings are assigned is not the learner's topic.
+    topics: topicRows
+      .filter((tp) => byTopic.has(tp.id))
+      .map((tp) => ({
+        id: tp.id,
+        name: tp.name,
+        icon: tp.icon,
+        color: tp.color,
+        position: tp.position,
+        trainings: (byTopic.get(tp.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
+      })),
     certificates: certRows,
   };
 }

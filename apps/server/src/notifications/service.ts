@@ -14,6 +14,27 @@ export interface CustomMessage {
   values: Record<string, string>;
 }
 
+export interface NewNotification {
+  userId: number;
+  type: NotificationType;
+  message: CustomMessage;
+  expiresAt: Date | null;
+}
+
+/** Notifications with a message each (one insert per 1 000, far below PostgreSQL's parameter limit). */
+export async function insertNotifications(db: Db | Tx, rows: readonly NewNotification[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1_000) {
+    await db.insert(notifications).values(
+      rows.slice(i, i + 1_000).map((r) => ({
+        userId: r.userId,
+        type: r.type,
+        customMessage: r.message,
+        expiresAt: r.expiresAt,
+      })),
+    );
+  }
+}
+
 export async function createNotifications(
   db: Db | Tx,
   userIds: readonly number[],

@@ -16,6 +16,8 @@ describe("system", () => {
     const res = await ctx.app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: "ok" });
+    // Every answer says how long the server took (Server-Timing, read by npm run bench).
+    expect(res.headers["server-timing"]).toMatch(/^app;dur=\d+(\.\d)?$/);
   });
 
   it("GET /api/version gives the short hash and date", async () => {

@@ -34,13 +34,13 @@ import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
 const LIST_LIMIT = 500;
 
 /** Staff may list users; an employee may not (1015). */
-function assertStaff(actor: Actor): void {
+export function assertStaff(actor: Actor): void {
   if (!hasAnyRole(actor.roles, STAFF_ROLES)) {
     throw new AppError(ErrorCode.notAllowedToSeeEmployees, "You are not allowed to see employees");
   }
 }
 
-function assertEditor(actor: Actor): void {
+export function assertEditor(actor: Actor): void {
   if (!hasAnyRole(actor.roles, USER_EDITOR_ROLES))
     throw new AppError(ErrorCode.forbidden, "Your role may not edit users");
 }
@@ -77,7 +77,8 @@ export async function listUsers(db: Db, actor: Actor, query: string | undefined)
   return { users: rows.map(toMasterData), total: count?.n ?? 0 };
 }
 
-async function loadVisible(db: Db | Tx, actor: Actor, id: number): Promise<AdminUser> {
+/** A user the actor may see, or 1002 — missing and invisible users look alike. */
+export async function loadVisible(db: Db | Tx, actor: Actor, id: number): Promise<AdminUser> {
   const [row] = await db
     .select(MASTER_DATA)
     .from(users)
@@ -96,7 +97,7 @@ export async function getAdminUser(db: Db, actor: Actor, id: number): Promise<Ad
   return loadVisible(db, actor, id);
 }
 
-function assertGrantable(actor: Actor, roles: readonly Role[]): void {
+export function assertGrantable(actor: Actor, roles: readonly Role[]): void {
   const allowed = grantableRoles(actor.roles);
   const refused = roles.filter((r) => !allowed.includes(r));
   if (refused.length > 0)

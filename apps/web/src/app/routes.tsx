@@ -17,6 +17,7 @@ const TrainingPage = lazy(() => import("../features/learning/TrainingPage"));
 const QuizPage = lazy(() => import("../features/learning/QuizPage"));
 const UsersPage = lazy(() => import("../features/users/UsersPage"));
 const EditUserPage = lazy(() => import("../features/users/EditUserPage"));
+const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -56,7 +57,7 @@ export const router = createBrowserRouter([
           { path: "edituser", element: role("editUser", <EditUserPage />) },
           { path: "edituser/:userId", element: role("editUser", <EditUserPage key="edit" />) },
           { path: "users", element: role("users", <UsersPage />) },
-          { path: "progress", element: role("progress", <ComingPage feature="progress" />) },
+          { path: "progress", element: role("progress", <ProgressPage />) },
           { path: "calendar", element: role("calendar", <ComingPage feature="calendar" />) },
           { path: "helprequests", element: role("helpRequests", <ComingPage feature="helpRequests" />) },
           { path: "helprequests/:id", element: role("helpRequests", <ComingPage feature="helpRequests" />) },

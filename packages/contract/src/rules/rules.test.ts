@@ -110,3 +110,18 @@ describe("role rules (spec §4–§6)", async () => {
     expect(toggleRole(["supervisor"], "supervisor")).toEqual(["employee"]);
   });
 });
+
+describe("overview grouping", () => {
+  it("groups by colour, most urgent first, keeping empty groups", async () => {
+    const { groupByColour, validShare } = await import("./overview");
+    const groups = groupByColour(["a", "b", "c"], (s) => (s === "a" ? "green" : "red"));
+    expect(groups.map((g) => [g.colour, g.items])).toEqual([
+      ["red", ["b", "c"]],
+      ["orange", []],
+      ["yellow", []],
+      ["green", ["a"]],
+    ]);
+    expect(validShare(["red", "orange", "yellow", "green"])).toBe(75);
+    expect(validShare([])).toBe(0);
+  });
+});

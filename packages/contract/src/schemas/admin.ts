@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { ErrorBody } from "../errors";
 import { Role } from "../roles";
+import { IMPORT_FIELDS, IMPORT_MAX_ROWS } from "../rules/import";
 import { PASSWORD_MAX_LENGTH } from "../rules/password";
 import { Salutation } from "./auth";
 import { Id, noNul, RequiredText, Text } from "./common";
@@ -75,3 +77,130 @@ export const UserUpdate = z
   .strict()
   .meta({ id: "UserUpdate" });
 export type UserUpdate = z.infer<typeof UserUpdate>;
+
+/* ---------- CSV import (spec §5, §7 POST /auth/admin/users?deleteNotIncludedUsers) ---------- */
+
+const ImportName = Text(100);
+export const ImportUser = z
+  .object({
+    surname: ImportName,
+    name: ImportName,
+    login: ImportName,
+    facility: ImportName,
+    activities: z.array(ImportName).max(50),
+    qualifications: z.array(ImportName).max(50),
+    password: z.string().max(PASSWORD_MAX_LENGTH).refine(noNul),
+  })
+  .strict()
+  .meta({ id: "ImportUser" });
+export const ImportUsers = z.array(ImportUser).min(1).max(IMPORT_MAX_ROWS).meta({ id: "ImportUsers" });
+
+export const ImportQuery = z
+  .object({
+    deleteNotIncludedUsers: z.enum(["true", "false"]).optional(),
+    /** Checks and counts without writing: the client asks it before confirming deletions. */
+    dryRun: z.enum(["true", "false"]).optional(),
+  })
+  .strict();
+
+export const ImportResult = z
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    deleted: z.number().int(),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.infer<typeof ImportResult>;
+
+export const ImportProblemSchema = z
+  .object({
+    row: z.number().int(),
+    field: z.enum(IMPORT_FIELDS),
+    code: z.enum([
+      "required",
+      "spaces",
+      "duplicateInFile",
+      "loginInUse",
+      "unknownFacility",
+      "unknownActivity",
+      "unknownQualification",
+      "passwordRule",
+      "passwordRequired",
+    ]),
+    value: z.string().optional(),
+  })
+  .meta({ id: "ImportProblem" });
+
+/** A refused import: the §8 body plus every bad row and its reason. */
+export const ImportErrorBody = ErrorBody.extend({ problems: z.array(ImportProblemSchema).optional() }).meta({
+  id: "ImportErrorBody",
+});
+export type ImportErrorBody = z.infer<typeof ImportErrorBody>;
+
+/* ---------- training matrix (spec §3, §7 /filter/admin/trainingsmatrix) ---------- */
+
+const MatrixTopics = z
+  .array(
+    z
+      .object({
+        topic_id: Id,
+        trainings: z.array(z.object({ training_id: Id }).strict()).max(1000),
+      })
+      .strict(),
+  )
+  .max(1000);
+
+/** The trainings assigned to a user; `id` is null while none is stored (every training assigned). */
+export const TrainingMatrix = z
+  .object({
+    id: z.number().int().nullable(),
+    user_id: z.number().int(),
+    topics: z.array(
+      z.object({ topic_id: z.number().int(), trainings: z.array(z.object({ training_id: z.number().int() })) }),
+    ),
+  })
+  .meta({ id: "TrainingMatrix" });
+export type TrainingMatrix = z.infer<typeof TrainingMatrix>;
+
+export const TrainingMatrixSave = z
+  .object({ user_id: Id, topics: MatrixTopics })
+  .strict()
+  .meta({ id: "TrainingMatrixSave" });
+export type TrainingMatrixSave = z.infer<typeof TrainingMatrixSave>;
+
+export const UserIdPathParams = z.object({ user_id: Id }).strict();
+
+/** Every current topic with its trainings: what a matrix or an overview can choose from. */
+export const CatalogueTopic = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    icon: z.string(),
+    color: z.string(),
+    trainings: z.array(z.object({ id: z.number().int(), name: z.string(), icon: z.string(), passive: z.boolean() })),
+  })
+  .meta({ id: "CatalogueTopic" });
+export type CatalogueTopic = z.infer<typeof CatalogueTopic>;
+export const Catalogue = z.array(CatalogueTopic).meta({ id: "Catalogue" });
+export type Catalogue = z.infer<typeof Catalogue>;
+
+/* ---------- additional (external) qualifications (spec §3, §7 /external) ---------- */
+
+export const AdditionalQualification = z
+  .object({ id: z.number().int(), name: z.string(), facility: z.number().int() })
+  .meta({ id: "AdditionalQualification" });
+export type AdditionalQualification = z.infer<typeof AdditionalQualification>;
+export const AdditionalQualificationList = z.array(AdditionalQualification).meta({ id: "AdditionalQualificationList" });
+
+export const AdditionalQualificationCreate = z
+  .object({ name: RequiredText(100), facility: Id })
+  .strict()
+  .meta({ id: "AdditionalQualificationCreate" });
+
+export const AdditionalQualificationQuery = z.object({ facility: Id.optional() }).strict();
+
+export const UserAdditionalQualifications = z
+  .object({ externalIDs: z.array(Id).max(200) })
+  .strict()
+  .meta({ id: "UserAdditionalQualifications" });

@@ -1,70 +1,134 @@
-import { expiryColour, type Notification } from "@carecampus/contract";
-import { ActionIcon, Indicator, Menu, Text } from "@mantine/core";
-import { IconBell } from "@tabler/icons-react";
+import { ErrorCode, type Notification } from "@carecampus/contract";
+import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
+import { IconBell, IconCertificate, IconKey, IconUsersGroup } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { api } from "../../api/client";
+import { useNavigate } from "react-router";
+import { ApiError, api, showError } from "../../api/client";
+import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
+import { useRequiredSession } from "../../session/store";
+import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
 
 const HOUR = 3_600_000;
+const KEY = ["notifications"] as const;
 
-function parseMessage(raw: string): { key: string; values: Record<string, string> } {
-  try {
-    const parsed = JSON.parse(raw) as { key?: unknown; values?: unknown };
-    if (typeof parsed.key === "string") {
-      return { key: parsed.key, values: (parsed.values ?? {}) as Record<string, string> };
-    }
-  } catch {
-    // a plain-text message
-  }
-  return { key: "notifications.plain", values: { text: raw } };
+function NoticeIcon({ messageKey }: { messageKey: string }) {
+  if (messageKey === CERTIFICATE_KEY) return <IconCertificate size={16} />;
+  if (messageKey === SUMMARY_KEY) return <IconUsersGroup size={16} />;
+  if (messageKey === "notifications.passwordReset") return <IconKey size={16} />;
+  return <IconBell size={16} />;
 }
 
-const COLOURS = { red: "red", orange: "orange", yellow: "yellow", green: "teal" } as const;
+/** Marks read; a notice another tab already read (404) is gone all the same. */
+async function markNoticeRead(id: number): Promise<void> {
+  try {
+    await api(`/notifications/${id}`, { method: "DELETE", silent: true });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return;
+    // An ended session goes to /login without a toast, as everywhere.
+    if (!(err instanceof ApiError && (err.status === 401 || err.code === ErrorCode.sessionExpired))) showError(err);
+    throw err;
+  }
+}
 
-/** Navbar bell: unread count, items coloured like certificates, removed once read (spec §4). */
+/**
+ * Navbar bell: unread count, items coloured like certificates, removed once read (spec §4); a
+ * click marks the item read and opens the training (employee) or the progress overview (staff).
+ */
 export function NotificationBell() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useRequiredSession();
   const queryClient = useQueryClient();
   const { data = [] } = useQuery({
-    queryKey: ["notifications"],
+    queryKey: KEY,
     queryFn: () => api<Notification[]>("/notifications", { silent: true }),
     // Re-fetched when the last update is more than an hour old (spec §4).
     staleTime: HOUR,
     refetchInterval: HOUR,
   });
   const markRead = useMutation({
-    mutationFn: (id: number) => api(`/notifications/${id}`, { method: "DELETE" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["notifications"] }),
+    mutationFn: markNoticeRead,
+    // Gone from the list at once; back if the server refuses.
+    onMutate: async (id: number) => {
+      await queryClient.cancelQueries({ queryKey: KEY });
+      const previous = queryClient.getQueryData<Notification[]>(KEY);
+      queryClient.setQueryData<Notification[]>(KEY, (list) => list?.filter((n) => n.ID !== id));
+      return { previous };
+    },
+    onError: (_err, _id, context) => {
+      if (context?.previous) queryClient.setQueryData(KEY, context.previous);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
+  const title = t("notifications.title", { count: data.length });
   return (
-    <Menu position="bottom-end" width={300} shadow="md">
+    <Menu position="bottom-end" width={340} shadow="md" offset={6}>
       <Menu.Target>
-        <Indicator label={data.length} size={18} disabled={data.length === 0} color="red" offset={4}>
-          <ActionIcon variant="subtle" size="lg" aria-label={t("notifications.title", { count: data.length })}>
+        <Indicator
+          label={data.length}
+          size={18}
+          disabled={data.length === 0}
+          color="red"
+          offset={4}
+          data-testid="notification-count"
+        >
+          <ActionIcon variant="subtle" size="lg" aria-label={title} data-testid="notification-bell">
             <IconBell size={22} />
           </ActionIcon>
         </Indicator>
       </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t("notifications.title", { count: data.length })}</Menu.Label>
+      <Menu.Dropdown maw="calc(100vw - 16px)" p={4} data-testid="notification-list">
+        <Menu.Label>{title}</Menu.Label>
         {data.length === 0 && (
           <Text size="sm" c="dimmed" px="sm" py="xs">
             {t("notifications.none")}
           </Text>
         )}
-        {data.map((n) => {
-          const { key, values } = parseMessage(n.CustomMessage);
-          const colour = n.ExpiresAt ? COLOURS[expiryColour(n.ExpiresAt)] : "blue";
-          return (
-            <Menu.Item
-              key={n.ID}
-              onClick={() => markRead.mutate(n.ID)}
-              style={{ borderLeft: `4px solid var(--mantine-color-${colour}-6)` }}
-            >
-              <Text size="sm">{t(key, values)}</Text>
-            </Menu.Item>
-          );
-        })}
+        <ScrollArea.Autosize mah="min(420px, 70vh)" type="auto" offsetScrollbars="y">
+          {data.map((n) => {
+            const message = parseMessage(n.CustomMessage);
+            const text = noticeText(n, message);
+            const colour = noticeColour(n);
+            const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
+            const target = noticeTarget(message, user.roles);
+            return (
+              <Menu.Item
+                key={n.ID}
+                data-testid="notification"
+                data-colour={colour ?? "none"}
+                onClick={() => {
+                  markRead.mutate(n.ID);
+                  if (target) void navigate(target);
+                }}
+                leftSection={
+                  <ThemeIcon
+                    color={mantineColour}
+                    variant={colour === "yellow" ? "light" : "filled"}
+                    radius="xl"
+                    size={28}
+                    aria-hidden
+                  >
+                    <NoticeIcon messageKey={message.key} />
+                  </ThemeIcon>
+                }
+                style={{ borderLeft: `4px solid var(--mantine-color-${mantineColour}-6)`, alignItems: "flex-start" }}
+                py={8}
+              >
+                <Stack gap={2}>
+                  <Text size="sm" lh={1.35}>
+                    {t(text.key, text.values)}
+                  </Text>
+                  {colour && (
+                    <Text size="xs" c="dimmed">
+                      {t(`expiry.${colour}`)}
+                    </Text>
+                  )}
+                </Stack>
+              </Menu.Item>
+            );
+          })}
+        </ScrollArea.Autosize>
       </Menu.Dropdown>
     </Menu>
   );

@@ -1,5 +1,19 @@
 import { expiryColour, formatDate, TRUNCATE_CERTIFICATE, truncate } from "@carecampus/contract";
-import { Badge, Card, Group, Progress, RingProgress, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import {
+  Badge,
+  Button,
+  Card,
+  Collapse,
+  Group,
+  Progress,
+  RingProgress,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from "@mantine/core";
+import { IconChevronDown, IconChevronUp } from "@tabler/icons-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
@@ -42,6 +56,8 @@ function Stat({ label, value, total }: { label: string; value: number; total?: n
 export function MyProgress({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const { data } = useUserProgress(userId);
+  // expand-topic-progress (spec §9): the per-topic bars open from the start, or on request.
+  const [topicsOpen, setTopicsOpen] = useState(settings["expand-topic-progress"]);
   if (!data) return null;
   const held = data.training_progress.filter((tp) => tp.certificate);
   return (
@@ -59,22 +75,34 @@ export function MyProgress({ userId }: { userId: number }) {
           />
           {settings["show-points"] && <Stat label={t("profile.progress.points")} value={data.points} />}
         </SimpleGrid>
-        <Stack gap="sm">
-          {data.topic_progress.map((topic) => (
-            <div key={topic.id}>
-              <Group justify="space-between" mb={4} wrap="nowrap">
-                <Group gap="xs" wrap="nowrap">
-                  <ContentIcon name={topic.icon} size={24} />
-                  <Text size="sm">{topic.name}</Text>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          onClick={() => setTopicsOpen((o) => !o)}
+          rightSection={topicsOpen ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+          aria-expanded={topicsOpen}
+          mb="xs"
+        >
+          {t(topicsOpen ? "profile.progress.hideTopics" : "profile.progress.showTopics")}
+        </Button>
+        <Collapse expanded={topicsOpen}>
+          <Stack gap="sm" data-testid="topic-progress">
+            {data.topic_progress.map((topic) => (
+              <div key={topic.id}>
+                <Group justify="space-between" mb={4} wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap">
+                    <ContentIcon name={topic.icon} size={24} />
+                    <Text size="sm">{topic.name}</Text>
+                  </Group>
+                  <Text size="sm" c="dimmed">
+                    {topic.count}/{topic.total}
+                  </Text>
                 </Group>
-                <Text size="sm" c="dimmed">
-                  {topic.count}/{topic.total}
-                </Text>
-              </Group>
-              <Progress value={topic.total ? (topic.count / topic.total) * 100 : 0} color={topic.color} radius="xl" />
-            </div>
-          ))}
-        </Stack>
+                <Progress value={topic.total ? (topic.count / topic.total) * 100 : 0} color={topic.color} radius="xl" />
+              </div>
+            ))}
+          </Stack>
+        </Collapse>
       </Card>
       <Card withBorder>
         <Title order={2} size="h4" mb="md">

@@ -1,5 +1,7 @@
 import {
+  type AdditionalQualification,
   type AdminUser,
+  type Catalogue,
   facilityRequirement,
   generatePassword,
   grantableRoles,
@@ -9,6 +11,7 @@ import {
   type Role,
   type Salutation,
   seesAllFacilities,
+  type TrainingMatrix,
   toggleRole,
 } from "@carecampus/contract";
 import {
@@ -36,9 +39,20 @@ import { useNavigate, useParams } from "react-router";
 import { api, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { PageHeader } from "../../components/PageHeader";
+import { TrainingSelection } from "../../components/TrainingSelection";
 import { useRequiredSession } from "../../session/store";
 import { NotFoundPage } from "../not-found/NotFoundPage";
-import { useActivities, useAdminUser, useFacilities, useQualifications, userKeys } from "./queries";
+import {
+  useActivities,
+  useAdminUser,
+  useCatalogue,
+  useFacilities,
+  useFacilityExtras,
+  useQualifications,
+  userKeys,
+  useTrainingMatrix,
+  useUserExtras,
+} from "./queries";
 
 interface FormState {
   salutation: Salutation;
@@ -79,6 +93,22 @@ const fromUser = (u: AdminUser): FormState => ({
   qualifications: u.qualifications.map(String),
 });
 
+const allTrainings = (catalogue: Catalogue) => new Set(catalogue.flatMap((tp) => tp.trainings.map((t) => t.id)));
+const matrixIds = (m: TrainingMatrix) => new Set(m.topics.flatMap((tp) => tp.trainings.map((t) => t.training_id)));
+
+/** The matrix body of POST /filter/admin/trainingsmatrix for the chosen trainings. */
+function matrixBody(userId: number, catalogue: Catalogue, chosen: ReadonlySet<number>) {
+  return {
+    user_id: userId,
+    topics: catalogue
+      .map((tp) => ({
+        topic_id: tp.id,
+        trainings: tp.trainings.filter((t) => chosen.has(t.id)).map((t) => ({ training_id: t.id })),
+      }))
+      .filter((tp) => tp.trainings.length > 0),
+  };
+}
+
 const options = (items: NamedItem[] | undefined) => (items ?? []).map((i) => ({ value: String(i.id), label: i.name }));
 const random = (n: number) => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % n;
 
@@ -98,6 +128,26 @@ export default function EditUserPage() {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [newFacility, setNewFacility] = useState("");
   const [busy, setBusy] = useState(false);
+  const catalogue = useCatalogue();
+  const matrix = useTrainingMatrix(editId);
+  // null until known; only a touched selection is saved, so untouched users keep "every training".
+  const [trainings, setTrainings] = useState<Set<number> | null>(null);
+  const [trainingsTouched, setTrainingsTouched] = useState(false);
+  const facilityExtras = useFacilityExtras(form.facility);
+  const userExtras = useUserExtras(editId);
+  const [extras, setExtras] = useState<string[] | null>(null);
+  const [newExtra, setNewExtra] = useState("");
+
+  useEffect(() => {
+    if (trainings !== null || !catalogue.data) return;
+    if (editId === undefined) setTrainings(allTrainings(catalogue.data));
+    else if (matrix.data) setTrainings(matrixIds(matrix.data));
+  }, [trainings, catalogue.data, matrix.data, editId]);
+  useEffect(() => {
+    if (extras !== null) return;
+    if (editId === undefined) setExtras([]);
+    else if (userExtras.data) setExtras(userExtras.data.map((q) => String(q.id)));
+  }, [extras, editId, userExtras.data]);
 
   useEffect(() => {
     if (existing.data) setForm(fromUser(existing.data));
@@ -141,6 +191,33 @@ export default function EditUserPage() {
     showSuccess(t("success.facilityAdded"));
   };
 
+  const addExtra = async () => {
+    if (form.facility === null) return;
+    const created = await api<AdditionalQualification>("/external", {
+      method: "POST",
+      body: { name: newExtra.trim(), facility: form.facility },
+    });
+    await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
+    setExtras((x) => [...(x ?? []), String(created.id)]);
+    setNewExtra("");
+    showSuccess(t("success.qualificationAdded"));
+  };
+
+  /** After the user itself: the training matrix and additional qualifications, when changed. */
+  const saveAssignments = async (userId: number, facility: number | null) => {
+    if (trainingsTouched && trainings && catalogue.data) {
+      await api("/filter/admin/trainingsmatrix", {
+        method: "POST",
+        body: matrixBody(userId, catalogue.data, trainings),
+      });
+    }
+    const chosen = facility === null ? [] : (extras ?? []).map(Number);
+    const before = (userExtras.data ?? []).map((q) => q.id);
+    if (chosen.length !== before.length || chosen.some((id) => !before.includes(id))) {
+      await api(`/external/user/${userId}`, { method: "PUT", body: { externalIDs: chosen } });
+    }
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!canSave) return;
@@ -158,13 +235,12 @@ export default function EditUserPage() {
       ...(form.password ? { password: form.password } : {}),
     };
     try {
-      if (editId === undefined) {
-        await api<AdminUser>("/auth/admin/users", { method: "POST", body });
-        showSuccess(t("success.SUC_USER_CREATED"));
-      } else {
-        await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
-        showSuccess(t("success.SUC_USER_EDITED"));
-      }
+      const saved =
+        editId === undefined
+          ? await api<AdminUser>("/auth/admin/users", { method: "POST", body })
+          : await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
+      await saveAssignments(saved.id, body.facility);
+      showSuccess(t(editId === undefined ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
       navigate("/users");
     } catch {
@@ -279,7 +355,11 @@ export default function EditUserPage() {
                     label={t("editUser.facility")}
                     data={options(facilities.data)}
                     value={form.facility === null ? null : String(form.facility)}
-                    onChange={(v) => set("facility", v === null ? null : Number(v))}
+                    onChange={(v) => {
+                      set("facility", v === null ? null : Number(v));
+                      // Additional qualifications belong to a facility.
+                      setExtras([]);
+                    }}
                     searchable
                     required
                     maw={420}
@@ -329,6 +409,57 @@ export default function EditUserPage() {
                 clearable
               />
             </SimpleGrid>
+            {facilityRule === "required" && form.facility !== null && (
+              <Stack gap="xs" mt="md">
+                <MultiSelect
+                  label={t("editUser.additionalQualifications")}
+                  description={t("editUser.additionalQualificationsHint")}
+                  data={(facilityExtras.data ?? []).map((q) => ({ value: String(q.id), label: q.name }))}
+                  value={extras ?? []}
+                  onChange={setExtras}
+                  searchable
+                  clearable
+                  nothingFoundMessage={t("editUser.noAdditionalQualifications")}
+                  data-testid="additional-qualifications"
+                />
+                <Group align="flex-end" gap="xs">
+                  <TextInput
+                    label={t("editUser.newAdditionalQualification")}
+                    value={newExtra}
+                    onChange={(e) => setNewExtra(e.currentTarget.value)}
+                    maw={320}
+                  />
+                  <Button
+                    variant="light"
+                    disabled={newExtra.trim() === ""}
+                    onClick={() => void addExtra().catch(() => {})}
+                  >
+                    {t("editUser.addAdditionalQualification")}
+                  </Button>
+                </Group>
+              </Stack>
+            )}
+          </Card>
+
+          <Card withBorder>
+            <Title order={2} size="h4" mb={4}>
+              {t("editUser.trainingsTitle")}
+            </Title>
+            <Text size="sm" c="dimmed" mb="md">
+              {t("editUser.trainingsHint")}
+            </Text>
+            {catalogue.data && trainings ? (
+              <TrainingSelection
+                catalogue={catalogue.data}
+                selected={trainings}
+                onChange={(next) => {
+                  setTrainings(next);
+                  setTrainingsTouched(true);
+                }}
+              />
+            ) : (
+              <Skeleton h={160} />
+            )}
           </Card>
 
           <Group justify="flex-end">

@@ -24,6 +24,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { useRequiredSession } from "../../session/store";
 import { useUserProgress } from "../learning/queries";
+import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
 
 const PROGRESS_HEIGHT = 84;
@@ -157,11 +158,14 @@ export default function UsersPage() {
   return (
     <>
       <PageHeader title={t("users.title")}>
-        {canEdit && (
-          <Button component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />} visibleFrom="xs">
-            {t("nav.newProfile")}
-          </Button>
-        )}
+        <Group gap="xs" wrap="nowrap">
+          {me.roles.includes("superchris") && <UserImportButton />}
+          {canEdit && (
+            <Button component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />} visibleFrom="xs">
+              {t("nav.newProfile")}
+            </Button>
+          )}
+        </Group>
       </PageHeader>
       <TextInput
         leftSection={<IconSearch size={16} />}

@@ -1,4 +1,11 @@
-import type { AdminUser, AdminUserList, NamedItem } from "@carecampus/contract";
+import type {
+  AdditionalQualification,
+  AdminUser,
+  AdminUserList,
+  Catalogue,
+  NamedItem,
+  TrainingMatrix,
+} from "@carecampus/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
 
@@ -44,4 +51,33 @@ export const useActivities = () =>
     queryKey: userKeys.activities,
     queryFn: () => api<NamedItem[]>("/filter/list/activityfocus"),
     staleTime: 600_000,
+  });
+
+export const useCatalogue = () =>
+  useQuery({
+    queryKey: ["catalogue"],
+    queryFn: () => api<Catalogue>("/filter/list/topics"),
+    staleTime: 600_000,
+  });
+
+export const useTrainingMatrix = (userId: number | undefined) =>
+  useQuery({
+    queryKey: ["users", "matrix", userId ?? 0],
+    queryFn: () => api<TrainingMatrix>(`/filter/admin/trainingsmatrix/${userId}`),
+    enabled: userId !== undefined,
+  });
+
+/** The additional qualifications a facility keeps (spec §3). */
+export const useFacilityExtras = (facility: number | null) =>
+  useQuery({
+    queryKey: ["users", "extras", facility ?? 0],
+    queryFn: () => api<AdditionalQualification[]>(`/external?facility=${facility}`),
+    enabled: facility !== null,
+  });
+
+export const useUserExtras = (userId: number | undefined) =>
+  useQuery({
+    queryKey: ["users", "userExtras", userId ?? 0],
+    queryFn: () => api<AdditionalQualification[]>(`/external/user/${userId}`),
+    enabled: userId !== undefined,
   });

@@ -1,0 +1,121 @@
+import crypto from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { hashPassword } from "../auth/passwords";
+import type { Db } from "../db/client";
+import { certificates, facilities, trainings } from "../db/schema";
+import { insertUser } from "../users/service";
+import { DEMO_PASSWORD } from "./seed";
+
+/**
+ * Colleagues of the demo employees, so the progress overview shows a real picture: names
+ * from the languages the staff of German care homes speak, certificates in every state.
+ * Each entry: days until expiry per training key (negative: expired; absent: none).
+ */
+const COLLEAGUES: { facility: string; name: string; surname: string; certs: Record<string, number> }[] = [
+  {
+    facility: "Haus Sonnenhof",
+    name: "Jürgen",
+    surname: "Weiß",
+    certs: { haendehygiene: 200, "brandschutz-grundlagen": 150, "dsgvo-grundlagen": 90, "erste-hilfe-notfall": 300 },
+  },
+  {
+    facility: "Haus Sonnenhof",
+    name: "Ayşe",
+    surname: "Öztürk",
+    certs: { haendehygiene: 20, "brandschutz-grundlagen": 6, lebensmittelhygiene: 120, reanimationskurs: 40 },
+  },
+  {
+    facility: "Haus Sonnenhof",
+    name: "Hélène",
+    surname: "Lefèvre",
+    certs: { haendehygiene: -12, "dsgvo-grundlagen": 3, schweigepflicht: 250, medikamentenmanagement: 25 },
+  },
+  {
+    facility: "Haus Sonnenhof",
+    name: "Grzegorz",
+    surname: "Wiśniewski",
+    certs: {
+      haendehygiene: 330,
+      "brandschutz-grundlagen": 330,
+      evakuierung: 45,
+      "sturzprophylaxe-grundlagen": 12,
+      reanimationskurs: -40,
+    },
+  },
+  {
+    facility: "Haus Sonnenhof",
+    name: "Maria",
+    surname: "Papadopoulou",
+    certs: { "multiresistente-erreger": 60, "demenz-grundlagen": 180, "rueckengerechtes-arbeiten": 18 },
+  },
+  {
+    facility: "Haus Lindenhof",
+    name: "Svetlana",
+    surname: "Iwanowa",
+    certs: { haendehygiene: 100, "brandschutz-grundlagen": 28, "dsgvo-grundlagen": 210, reanimationskurs: 2 },
+  },
+  {
+    facility: "Haus Lindenhof",
+    name: "Mehmet",
+    surname: "Kaya",
+    certs: { haendehygiene: -3, "brandschutz-grundlagen": 260, "erste-hilfe-notfall": 14, gefahrstoffe: 75 },
+  },
+  {
+    facility: "Haus Lindenhof",
+    name: "Anna",
+    surname: "Schmidt",
+    certs: { haendehygiene: 280, lebensmittelhygiene: 35, schweigepflicht: 9, "herausforderndes-verhalten": 160 },
+  },
+];
+
+/** Adds the colleagues (demo mode, after the content import); their logins are not printed. */
+export async function seedDemoColleagues(db: Db, now: Date): Promise<void> {
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const keys = [...new Set(COLLEAGUES.flatMap((c) => Object.keys(c.certs)))];
+  const known = await db
+    .select({
+      id: trainings.id,
+      key: trainings.key,
+      validityMonths: trainings.validityMonths,
+      points: trainings.points,
+    })
+    .from(trainings)
+    .where(and(inArray(trainings.key, keys), eq(trainings.retired, false)));
+  const byKey = new Map(known.map((t) => [t.key, t]));
+  const facilityRows = await db.select({ id: facilities.id, name: facilities.name }).from(facilities);
+  const facilityId = new Map(facilityRows.map((f) => [f.name, f.id]));
+  await db.transaction(async (tx) => {
+    for (const [i, c] of COLLEAGUES.entries()) {
+      const id = await insertUser(
+        tx,
+        {
+          login: `demo.${c.surname
+            .normalize("NFD")
+            .replace(/[^A-Za-z]/g, "")
+            .toLowerCase()}${i + 1}`,
+          name: c.name,
+          surname: c.surname,
+          password: DEMO_PASSWORD,
+          roles: ["employee"],
+          facilityId: facilityId.get(c.facility) ?? null,
+        },
+        hash,
+      );
+      for (const [key, days] of Object.entries(c.certs)) {
+        const training = byKey.get(key);
+        if (!training) continue;
+        const expiresAt = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 18, 0);
+        const acquiredAt = new Date(expiresAt);
+        acquiredAt.setMonth(acquiredAt.getMonth() - training.validityMonths);
+        await tx.insert(certificates).values({
+          userId: id,
+          trainingId: training.id,
+          acquiredAt,
+          expiresAt,
+          points: training.points,
+          verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+        });
+      }
+    }
+  });
+}

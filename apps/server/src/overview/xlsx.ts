@@ -1,0 +1,251 @@
+import { PassThrough } from "node:stream";
+import type { ExpiryColour, Language } from "@carecampus/contract";
+import ExcelJS from "exceljs";
+import type { OverviewData } from "./service";
+
+/** Light fills in the four status colours of spec §4, readable with black text when printed. */
+const FILLS: Record<ExpiryColour, string> = {
+  red: "FFF8B4B4",
+  orange: "FFFDD0A2",
+  yellow: "FFFFF1A6",
+  green: "FFB7E4C7",
+};
+const COLOURS: readonly ExpiryColour[] = ["red", "orange", "yellow", "green"];
+
+interface Labels {
+  surname: string;
+  name: string;
+  facility: string;
+  legend: string;
+  exported: string;
+  scope: string;
+  allFacilities: string;
+  explain: Record<ExpiryColour, string>;
+  cellNote: string;
+}
+
+/** The sheet texts in the reader's language (the app's five; German is the default). */
+const LABELS: Record<Language, Labels> = {
+  de: {
+    surname: "Nachname",
+    name: "Vorname",
+    facility: "Einrichtung",
+    legend: "Legende",
+    exported: "Exportiert am",
+    scope: "Einrichtung",
+    allFacilities: "Alle Einrichtungen",
+    explain: {
+      red: "Rot: kein gültiges Zertifikat (abgelaufen oder nie erworben)",
+      orange: "Orange: läuft in höchstens 7 Tagen ab",
+      yellow: "Gelb: läuft in höchstens 30 Tagen ab",
+      green: "Grün: gültig",
+    },
+    cellNote: "Die Zellen zeigen das Ablaufdatum des Zertifikats; leer = nicht erworben, grau = nicht zugewiesen.",
+  },
+  en: {
+    surname: "Surname",
+    name: "First name",
+    facility: "Facility",
+    legend: "Legend",
+    exported: "Exported on",
+    scope: "Facility",
+    allFacilities: "All facilities",
+    explain: {
+      red: "Red: no valid certificate (expired or never acquired)",
+      orange: "Orange: expires within 7 days",
+      yellow: "Yellow: expires within 30 days",
+      green: "Green: valid",
+    },
+    cellNote: "Cells show the certificate's expiry date; empty = not acquired, grey = not assigned.",
+  },
+  fr: {
+    surname: "Nom",
+    name: "Prénom",
+    facility: "Établissement",
+    legend: "Légende",
+    exported: "Exporté le",
+    scope: "Établissement",
+    allFacilities: "Tous les établissements",
+    explain: {
+      red: "Rouge : aucun certificat valide (expiré ou jamais obtenu)",
+      orange: "Orange : expire dans 7 jours au plus",
+      yellow: "Jaune : expire dans 30 jours au plus",
+      green: "Vert : valide",
+    },
+    cellNote: "Les cellules indiquent la date d’expiration du certificat ; vide = non obtenu, gris = non attribué.",
+  },
+  es: {
+    surname: "Apellido",
+    name: "Nombre",
+    facility: "Centro",
+    legend: "Leyenda",
+    exported: "Exportado el",
+    scope: "Centro",
+    allFacilities: "Todos los centros",
+    explain: {
+      red: "Rojo: sin certificado válido (caducado o nunca obtenido)",
+      orange: "Naranja: caduca en 7 días como máximo",
+      yellow: "Amarillo: caduca en 30 días como máximo",
+      green: "Verde: válido",
+    },
+    cellNote: "Las celdas muestran la fecha de caducidad del certificado; vacía = no obtenido, gris = no asignado.",
+  },
+  br: {
+    surname: "Sobrenome",
+    name: "Nome",
+    facility: "Instituição",
+    legend: "Legenda",
+    exported: "Exportado em",
+    scope: "Instituição",
+    allFacilities: "Todas as instituições",
+    explain: {
+      red: "Vermelho: nenhum certificado válido (vencido ou nunca obtido)",
+      orange: "Laranja: vence em até 7 dias",
+      yellow: "Amarelo: vence em até 30 dias",
+      green: "Verde: válido",
+    },
+    cellNote: "As células mostram a data de vencimento do certificado; vazia = não obtido, cinza = não atribuído.",
+  },
+};
+
+/**
+ * A text a spreadsheet could read as a formula (= + - @, tab, carriage return) gets a
+ * leading apostrophe: no formula ever reaches the file, whatever a user named themselves.
+ */
+export function safeText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** The calendar day of `date` (server time) as the UTC midnight Excel dates are counted in. */
+const excelDay = (date: Date) => new Date(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()));
+
+/** Sheet names: at most 31 characters, none of []:*?/\, unique in the workbook. */
+function sheetName(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .replace(/[[\]:*?/\\]/g, " ")
+      .trim()
+      .slice(0, 28) || "Sheet";
+  let candidate = base;
+  for (let i = 2; taken.has(candidate.toLowerCase()); i++) candidate = `${base} ${i}`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+const fill = (argb: string): ExcelJS.Fill => ({ type: "pattern", pattern: "solid", fgColor: { argb } });
+
+/**
+ * One style object per look, shared by every cell that has it: ExcelJS caches styles by object
+ * identity, so a million cells cost nine style lookups instead of a million.
+ */
+const CELL_STYLES = {
+  dated: Object.fromEntries(
+    COLOURS.map((c) => [c, { fill: fill(FILLS[c]), numFmt: "dd.mm.yyyy" } as Partial<ExcelJS.Style>]),
+  ) as Record<ExpiryColour, Partial<ExcelJS.Style>>,
+  empty: Object.fromEntries(COLOURS.map((c) => [c, { fill: fill(FILLS[c]) } as Partial<ExcelJS.Style>])) as Record<
+    ExpiryColour,
+    Partial<ExcelJS.Style>
+  >,
+  unassigned: { fill: fill("FFE9ECEF") } as Partial<ExcelJS.Style>,
+};
+const PLAIN: Partial<ExcelJS.Style> = {};
+
+export interface ExportInput {
+  language: Language;
+  facilityName: string | undefined;
+  now: Date;
+  /** Called per topic, so only one topic's rows are held at a time. */
+  topics: number[];
+  load(topicId: number): Promise<OverviewData>;
+}
+
+/**
+ * Streams the workbook: a legend sheet, then one sheet per topic with learners as rows and
+ * trainings as columns, frozen header row and name columns, an auto-filter, real dates
+ * (DD.MM.yyyy) on the status colours. The streaming writer keeps memory flat.
+ */
+export function writeOverviewWorkbook(input: ExportInput, onError: (err: unknown) => void): PassThrough {
+  const stream = new PassThrough();
+  const labels = LABELS[input.language] ?? LABELS.de;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  workbook.creator = "CareCampus";
+  workbook.created = input.now;
+
+  const run = async () => {
+    const taken = new Set<string>();
+    const legend = workbook.addWorksheet(sheetName(labels.legend, taken));
+    legend.columns = [{ width: 24 }, { width: 80 }];
+    legend.addRow([labels.exported, excelDay(input.now)]).getCell(2).numFmt = "dd.mm.yyyy";
+    legend.addRow([labels.scope, safeText(input.facilityName ?? labels.allFacilities)]);
+    legend.addRow([]);
+    for (const colour of COLOURS) {
+      const row = legend.addRow(["", labels.explain[colour]]);
+      row.getCell(1).fill = fill(FILLS[colour]);
+    }
+    legend.addRow([]);
+    legend.addRow(["", labels.cellNote]);
+    legend.commit();
+
+    // The next topic loads while this one is written: the database and the writer overlap.
+    const load = (i: number) => {
+      const topicId = input.topics[i];
+      if (topicId === undefined) return undefined;
+      const pending = input.load(topicId);
+      pending.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+      return pending;
+    };
+    let next = load(0);
+    for (let i = 0; next; i++) {
+      const data = await next;
+      next = load(i + 1);
+      const sheet = workbook.addWorksheet(sheetName(data.topic.name, taken), {
+        views: [{ state: "frozen", xSplit: 2, ySplit: 1 }],
+      });
+      sheet.columns = [
+        { header: labels.surname, width: 22 },
+        { header: labels.name, width: 18 },
+        { header: labels.facility, width: 24 },
+        ...data.trainings.map((t) => ({ header: safeText(t.name), width: 18 })),
+      ];
+      const header = sheet.getRow(1);
+      header.font = { bold: true };
+      header.alignment = { wrapText: true, vertical: "top" };
+      header.height = 45;
+      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: 3 + data.trainings.length } };
+      header.commit();
+      const column = new Map(data.trainings.map((t, i) => [t.id, 4 + i]));
+      for (const user of data.users) {
+        const row = sheet.addRow([safeText(user.surname), safeText(user.name), safeText(user.facility?.name ?? "")]);
+        for (let c = 1; c <= 3 + data.trainings.length; c++)
+          row.getCell(c).style = c <= 3 ? PLAIN : CELL_STYLES.unassigned;
+        for (const state of user.cells) {
+          const cell = row.getCell(column.get(state.trainingId) as number);
+          if (state.expires === null) {
+            cell.style = CELL_STYLES.empty[state.colour];
+          } else {
+            cell.value = excelDay(new Date(state.expires));
+            cell.style = CELL_STYLES.dated[state.colour];
+          }
+        }
+        row.commit();
+      }
+      sheet.commit();
+    }
+    await workbook.commit();
+  };
+  run().catch((err: unknown) => {
+    onError(err);
+    stream.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  return stream;
+}
+
+/** "Schulungsstand_Haus-Sonnenhof_2026-11-22.xlsx": facility and date, safe in a header. */
+export function exportFileName(facilityName: string | undefined, now: Date): string {
+  const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  const facility = (facilityName ?? "Alle")
+    .normalize("NFC")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-|-$/g, "");
+  return `Schulungsstand_${facility || "Alle"}_${day}.xlsx`;
+}

@@ -1,0 +1,112 @@
+import { type AdditionalQualification, ErrorCode, seesAllFacilities } from "@carecampus/contract";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { type Actor, mayAccessFacility } from "../auth/guards";
+import type { Db } from "../db/client";
+import { additionalQualifications, facilities, userAdditionalQualifications } from "../db/schema";
+import { AppError } from "../errors";
+import { assertEditor, assertGrantable, assertStaff, loadVisible } from "../users/admin-service";
+
+const COLUMNS = {
+  id: additionalQualifications.id,
+  name: additionalQualifications.name,
+  facility: additionalQualifications.facilityId,
+};
+
+async function assertFacility(db: Db, actor: Actor, facilityId: number): Promise<void> {
+  const [row] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.id, facilityId));
+  if (!row || !mayAccessFacility(actor, facilityId))
+    throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
+}
+
+/** GET /external[?facility]: one facility's list; without it, the own facility's (or all for Super-Admins). */
+export async function listAdditionalQualifications(
+  db: Db,
+  actor: Actor,
+  facilityId: number | undefined,
+): Promise<AdditionalQualification[]> {
+  assertStaff(actor);
+  const facility = facilityId ?? (seesAllFacilities(actor.roles) ? undefined : actor.facilityId);
+  if (facility === null) return [];
+  if (facility !== undefined) await assertFacility(db, actor, facility);
+  return db
+    .select(COLUMNS)
+    .from(additionalQualifications)
+    .where(facility === undefined ? undefined : eq(additionalQualifications.facilityId, facility))
+    .orderBy(asc(additionalQualifications.name), asc(additionalQualifications.id));
+}
+
+/** POST /external {name, facility}: a name is unique within its facility, ignoring case. */
+export async function createAdditionalQualification(
+  db: Db,
+  actor: Actor,
+  input: { name: string; facility: number },
+): Promise<AdditionalQualification> {
+  assertEditor(actor);
+  await assertFacility(db, actor, input.facility);
+  const [inserted] = await db
+    .insert(additionalQualifications)
+    .values({ name: input.name, facilityId: input.facility })
+    .onConflictDoNothing()
+    .returning(COLUMNS);
+  if (!inserted) {
+    throw new AppError(ErrorCode.conflict, "This facility already has an additional qualification of that name");
+  }
+  return inserted;
+}
+
+/** GET /external/user/{userId}: the user themself, or staff who may see the user. */
+export async function getUserAdditionalQualifications(
+  db: Db,
+  actor: Actor,
+  userId: number,
+): Promise<AdditionalQualification[]> {
+  if (userId !== actor.id) {
+    assertStaff(actor);
+    await loadVisible(db, actor, userId);
+  }
+  return db
+    .select(COLUMNS)
+    .from(userAdditionalQualifications)
+    .innerJoin(
+      additionalQualifications,
+      eq(additionalQualifications.id, userAdditionalQualifications.additionalQualificationId),
+    )
+    .where(eq(userAdditionalQualifications.userId, userId))
+    .orderBy(asc(additionalQualifications.name));
+}
+
+/** PUT /external/user/{userId} {externalIDs}: replaces the set; only qualifications of the user's facility. */
+export async function setUserAdditionalQualifications(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  ids: number[],
+): Promise<AdditionalQualification[]> {
+  assertEditor(actor);
+  const unique = [...new Set(ids)];
+  await db.transaction(async (tx) => {
+    const target = await loadVisible(tx, actor, userId);
+    assertGrantable(actor, target.roles);
+    if (unique.length > 0) {
+      const found = await tx
+        .select({ id: additionalQualifications.id })
+        .from(additionalQualifications)
+        .where(
+          and(
+            inArray(additionalQualifications.id, unique),
+            target.facility ? eq(additionalQualifications.facilityId, target.facility.id) : sql`false`,
+          ),
+        );
+      if (found.length !== unique.length) {
+        throw new AppError(ErrorCode.validation, "Additional qualifications must belong to the user's facility");
+      }
+    }
+    await tx.delete(userAdditionalQualifications).where(eq(userAdditionalQualifications.userId, userId));
+    if (unique.length > 0) {
+      await tx
+        .insert(userAdditionalQualifications)
+        .values(unique.map((additionalQualificationId) => ({ userId, additionalQualificationId })));
+    }
+  });
+  return getUserAdditionalQualifications(db, actor, userId);
+}

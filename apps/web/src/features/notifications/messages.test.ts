@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
+
+const certificate = (stage: string) =>
+  JSON.stringify({
+    key: CERTIFICATE_KEY,
+    values: {
+      training: "Händehygiene",
+      facility: "Haus Lindenhof",
+      date: "2031-03-05",
+      stage,
+      topicId: "3",
+      trainingId: "12",
+    },
+  });
+
+describe("notification messages", () => {
+  it("reads the JSON message, and shows anything else as plain text", () => {
+    expect(parseMessage(certificate("7")).values.training).toBe("Händehygiene");
+    expect(parseMessage('{"key":"notifications.passwordReset","values":{"login":"emma","n":3}}')).toEqual({
+      key: "notifications.passwordReset",
+      values: { login: "emma", n: "3" },
+    });
+    expect(parseMessage("Bitte melden")).toEqual({ key: "notifications.plain", values: { text: "Bitte melden" } });
+  });
+
+  it("formats the date DD.MM.yyyy and reads the expiry-day stage as expired", () => {
+    const n = { ExpiresAt: "2031-03-05T11:00:00.000Z" };
+    expect(noticeText(n, parseMessage(certificate("7")))).toMatchObject({
+      key: CERTIFICATE_KEY,
+      values: { date: "05.03.2031", training: "Händehygiene" },
+    });
+    expect(noticeText(n, parseMessage(certificate("0"))).key).toBe("notifications.certificateExpired");
+    const summary = { key: SUMMARY_KEY, values: { count: "2", stage: "0", date: "2031-03-05" } };
+    expect(noticeText(n, summary)).toEqual({
+      key: "notifications.certificatesExpiredSummary",
+      values: { count: "2", stage: "0", date: "05.03.2031" },
+    });
+    const reset = { key: "notifications.passwordReset", values: { login: "emma" } };
+    expect(noticeText({ ExpiresAt: null }, reset)).toBe(reset);
+  });
+
+  it("leads employees to the training and staff to the progress overview", () => {
+    expect(noticeTarget(parseMessage(certificate("7")), ["employee"])).toBe("/topic/3/training/12");
+    expect(noticeTarget(parseMessage(certificate("7")), ["administrator"])).toBeNull();
+    const summary = { key: SUMMARY_KEY, values: { count: "1" } };
+    expect(noticeTarget(summary, ["supervisor"])).toBe("/progress");
+    expect(noticeTarget(summary, ["employee"])).toBeNull();
+    expect(noticeTarget({ key: "notifications.passwordReset", values: {} }, ["administrator"])).toBeNull();
+  });
+
+  it("colours like certificates", () => {
+    const today = new Date(2031, 2, 1, 9);
+    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 1, 18).toISOString() }, today)).toBe("red");
+    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 8, 18).toISOString() }, today)).toBe("orange");
+    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 31, 18).toISOString() }, today)).toBe("yellow");
+    expect(noticeColour({ ExpiresAt: new Date(2031, 3, 1, 18).toISOString() }, today)).toBe("green");
+    expect(noticeColour({ ExpiresAt: null }, today)).toBeNull();
+  });
+});

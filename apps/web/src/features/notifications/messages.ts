@@ -1,0 +1,64 @@
+import { expiryColour, formatDate, mayOpenRoute, type Notification, type Role } from "@carecampus/contract";
+
+/** The translatable CustomMessage of a notification: an i18n key and its values. */
+export interface NoticeMessage {
+  key: string;
+  values: Record<string, string>;
+}
+
+export const CERTIFICATE_KEY = "notifications.certificateExpires";
+export const SUMMARY_KEY = "notifications.certificatesExpireSummary";
+
+export function parseMessage(raw: string): NoticeMessage {
+  try {
+    const parsed = JSON.parse(raw) as { key?: unknown; values?: unknown };
+    if (typeof parsed.key === "string") {
+      const values: Record<string, string> = {};
+      if (parsed.values && typeof parsed.values === "object") {
+        for (const [k, v] of Object.entries(parsed.values)) values[k] = String(v);
+      }
+      return { key: parsed.key, values };
+    }
+  } catch {
+    // a plain-text message
+  }
+  return { key: "notifications.plain", values: { text: raw } };
+}
+
+/** A YYYY-MM-DD calendar day (the server's) as DD.MM.yyyy; otherwise the instant's local day. */
+function displayDate(day: string | undefined, instant: string | null): string | undefined {
+  const m = day ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(day) : null;
+  if (m) return formatDate(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return instant ? formatDate(instant) : undefined;
+}
+
+/**
+ * The i18n key and values to show: the expiry-day stage ("0") reads "expired", and the date is
+ * formatted DD.MM.yyyy (spec §9).
+ */
+export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMessage): NoticeMessage {
+  const { key, values } = message;
+  if (key !== CERTIFICATE_KEY && key !== SUMMARY_KEY) return message;
+  const expired = values.stage === "0";
+  const shown = {
+    ...values,
+    date: displayDate(values.date, n.ExpiresAt) ?? "",
+  };
+  if (key === CERTIFICATE_KEY) return { key: expired ? "notifications.certificateExpired" : key, values: shown };
+  return { key: expired ? "notifications.certificatesExpiredSummary" : key, values: shown };
+}
+
+/** Where a click leads: the employee to the training, staff to the progress overview. */
+export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): string | null {
+  const { key, values } = message;
+  if (key === CERTIFICATE_KEY && values.topicId && values.trainingId && mayOpenRoute(roles, "topic")) {
+    return `/topic/${encodeURIComponent(values.topicId)}/training/${encodeURIComponent(values.trainingId)}`;
+  }
+  if (key === SUMMARY_KEY && mayOpenRoute(roles, "progress")) return "/progress";
+  return null;
+}
+
+/** Certificate notices are coloured like certificates (spec §4); others carry no expiry. */
+export function noticeColour(n: Pick<Notification, "ExpiresAt">, today = new Date()) {
+  return n.ExpiresAt ? expiryColour(n.ExpiresAt, today) : null;
+}
