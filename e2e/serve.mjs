@@ -13,7 +13,8 @@ for (const pair of pairs) {
   env[pair.slice(0, i)] = pair.slice(i + 1);
 }
 const root = new URL("..", import.meta.url).pathname;
-const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+// The bundle `npm start` runs (npm run e2e builds it first): the tests see what users get.
+const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
   cwd: root,
   env,
   stdio: "inherit",

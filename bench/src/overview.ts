@@ -55,6 +55,10 @@ export async function generateOverviewDataset(db: Db): Promise<{ certificates: n
       'OV' || u.id || '-' || t.id
     from users u cross join trainings t
     where u.login like 'ov-%' and u.facility_id is not null and t.key like 'ov-training-%' and random() < ${DENSITY}::float8`);
+  // Exactly the issue's 100 trainings: the demo content (imported first, so that the server's
+  // start finds its content current and leaves these topics alone) is retired.
+  await db.execute(sql`update trainings set retired = true where key not like 'ov-training-%'`);
+  await db.execute(sql`update topics set retired = true where key not like 'ov-topic-%'`);
   // As autovacuum would have by the time anyone looks: statistics and the visibility map.
   await db.execute(sql`vacuum analyze`);
   const rows = await db.execute(sql`select count(*)::int as n from certificates where verification_code like 'OV%'`);
@@ -80,7 +84,8 @@ const percentile = (values: number[], p: number) => {
  * of all 10 000 learners (time to the last byte, the server's peak RSS).
  */
 export async function benchOverview(label: string, port: number, env: Record<string, string>): Promise<void> {
-  const server = await startServer(port, env);
+  // The expiry job would catch up on 600 000 certificates right after the start and be measured with the export.
+  const server = await startServer(port, { ...env, NOTIFICATION_JOB: "false" });
   try {
     const base = `http://127.0.0.1:${port}`;
     const login = await fetch(`${base}/api/auth/login`, {

@@ -14,9 +14,11 @@ import pg from "pg";
 import { DEMO_CONTENT } from "../../apps/server/src/bootstrap";
 import { loadPackage } from "../../apps/server/src/content/package";
 import { importPackage } from "../../apps/server/src/content/service";
-import type { Db } from "../../apps/server/src/db/client";
+import type { Database, Db } from "../../apps/server/src/db/client";
 import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
+import { createMailer } from "../../apps/server/src/mail/mailer";
+import { runExpiryJob } from "../../apps/server/src/notifications/expiry-job";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
 import { benchImport, printImports } from "./import";
 import { benchOverview, generateOverviewDataset } from "./overview";
@@ -204,6 +206,15 @@ async function overview(label: string, url: string | undefined, port: number): P
       const { certificates } = await generateOverviewDataset(db);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(`\n${label}: overview dataset with ${certificates} certificates generated in ${seconds} s`);
+      // The expiry job's first run on that dataset: every certificate due in the next 30 days.
+      const jobStarted = performance.now();
+      const job = await runExpiryJob(
+        { database: { db } as Database, mailer: createMailer(undefined, "", () => {}) },
+        new Date(),
+      );
+      console.log(
+        `${label}: expiry notification job, first run: ${job.notices} notices and ${job.summaries} facility summaries in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`,
+      );
     },
     (env) => benchOverview(label, port, env),
   );

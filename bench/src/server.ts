@@ -1,8 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 
 const root = new URL("../../", import.meta.url).pathname;
 
-/** Starts the real server (main.ts) on a port and resolves once /api/health answers. */
+let built = false;
+
+/**
+ * Starts the real server on a port, as `npm start` runs it (the bundle, built here first so it
+ * is never stale), and resolves once /api/health answers.
+ */
 export async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
   // Another server already on the port would answer the health poll and be measured instead.
   const busy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
@@ -10,7 +15,12 @@ export async function startServer(port: number, env: Record<string, string>): Pr
     () => false,
   );
   if (busy) throw new Error(`port ${port} is already in use; stop whatever listens there`);
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  if (!built) {
+    const build = spawnSync(process.execPath, ["apps/server/build.mjs"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("the server bundle did not build");
+    built = true;
+  }
+  const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
     cwd: root,
     env: {
       ...process.env,

@@ -30,11 +30,15 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await expect(page).toHaveURL(/\/users$/);
 
   await page.getByLabel("Mitarbeitende suchen").fill(`  ${suffix} `);
+  // The search replaces the full list once it answers (after the debounce): act on the result,
+  // or the cards above vanish under the click.
   await expect(page.getByTestId("search-busy")).toHaveCount(0);
+  await expect(page.getByTestId("user-card")).toHaveCount(1);
   const card = page.getByTestId("user-card").filter({ hasText: `Lena Test ${suffix}` });
   await expect(card).toHaveCount(1);
   await card.getByRole("button", { name: /Lena Test/ }).click();
   await card.getByRole("link", { name: "Bearbeiten" }).click();
+  await expect(page).toHaveURL(/\/edituser\/\d+$/);
   await expect(page.getByRole("heading", { name: "Profil bearbeiten" })).toBeVisible();
   await expect(page.getByLabel("Benutzername")).toHaveValue(login);
   await page.getByLabel("Nachname").fill(`Geändert ${suffix}`);

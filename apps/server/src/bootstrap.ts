@@ -8,9 +8,10 @@ import { openDatabase } from "./db/client";
 import { seedDemoColleagues } from "./demo/colleagues";
 import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
 import { createMailer } from "./mail/mailer";
+import { serverPath } from "./paths";
 import { readVersion } from "./system/version";
 
-export const DEMO_CONTENT = new URL("../../../content/demo", import.meta.url).pathname;
+export const DEMO_CONTENT = serverPath("../../content/demo");
 
 /** Opens the database (migrating it), seeds an empty one, and wires the services. */
 export async function createDeps(

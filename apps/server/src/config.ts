@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseSettings, SETTING_NAMES, type Settings, settingEnvName } from "@carecampus/contract";
 import { z } from "zod";
+import { serverPath } from "./paths";
 
 const optionalInt = z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional());
 const flag = (fallback: boolean) =>
@@ -88,7 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationJob: e.NOTIFICATION_JOB,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
-    webDist: path.resolve(e.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
+    webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
     settings,
   };
 }

@@ -1,15 +1,29 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { formatDate } from "@carecampus/contract";
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
-import QRCode from "qrcode";
+import type { PDFFont, PDFPage, RGB } from "pdf-lib";
 
 const require = createRequire(import.meta.url);
 const fontDir = `${require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "")}ttf/`;
 // Standard PDF fonts cannot write Łukasz or Şükrü: embed a Unicode font (subset per document).
-const REGULAR = fs.readFileSync(`${fontDir}DejaVuSans.ttf`);
-const BOLD = fs.readFileSync(`${fontDir}DejaVuSans-Bold.ttf`);
+
+/**
+ * The PDF libraries and fonts, loaded with the first certificate: a server that never renders
+ * one (or not yet) does not carry their ~60 MB.
+ */
+let tools: ReturnType<typeof loadTools> | undefined;
+async function loadTools() {
+  const [{ PDFDocument, rgb }, { default: fontkit }, { default: QRCode }] = await Promise.all([
+    import("pdf-lib"),
+    import("@pdf-lib/fontkit"),
+    import("qrcode"),
+  ]);
+  const [regular, bold] = await Promise.all([
+    fs.promises.readFile(`${fontDir}DejaVuSans.ttf`),
+    fs.promises.readFile(`${fontDir}DejaVuSans-Bold.ttf`),
+  ]);
+  return { PDFDocument, rgb, fontkit, QRCode, fonts: { regular, bold } };
+}
 
 export interface CertificateData {
   name: string;
@@ -24,17 +38,13 @@ export interface CertificateData {
   passive: boolean;
 }
 
-const TEAL = rgb(0.059, 0.463, 0.431);
-const DARK = rgb(0.075, 0.306, 0.29);
-const GREY = rgb(0.35, 0.38, 0.4);
-
 function centred(
   page: PDFPage,
   text: string,
   y: number,
   font: PDFFont,
   size: number,
-  color = DARK,
+  color: RGB,
   maxWidth = 480,
 ): void {
   let s = size;
@@ -45,10 +55,15 @@ function centred(
 
 /** A one-page A4 certificate: name, training, topic, dates, facility and a verification code. */
 export async function renderCertificate(c: CertificateData): Promise<Uint8Array> {
+  tools ??= loadTools();
+  const { PDFDocument, rgb, fontkit, QRCode, fonts } = await tools;
+  const TEAL = rgb(0.059, 0.463, 0.431);
+  const DARK = rgb(0.075, 0.306, 0.29);
+  const GREY = rgb(0.35, 0.38, 0.4);
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
-  const regular = await doc.embedFont(REGULAR, { subset: true });
-  const bold = await doc.embedFont(BOLD, { subset: true });
+  const regular = await doc.embedFont(fonts.regular, { subset: true });
+  const bold = await doc.embedFont(fonts.bold, { subset: true });
   doc.setTitle(`Zertifikat ${c.training} – ${c.name} ${c.surname}`);
   doc.setAuthor("CareCampus");
   doc.setSubject(`Verification code ${c.verificationCode}`);

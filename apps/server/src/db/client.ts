@@ -6,6 +6,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { serverPath } from "../paths";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
@@ -19,7 +20,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
+const migrationsFolder = serverPath("src/db/migrations");
 
 export class DataDirInUseError extends Error {}
 

@@ -1,23 +1,24 @@
 import {
   daysUntil,
   ErrorCode,
-  type ExpiryColour,
   expiryColour,
+  expiryColourer,
   Language,
   type OverviewCell,
-  type OverviewUser,
   seesAllFacilities,
   type TopicOverview,
 } from "@carecampus/contract";
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { AppDeps } from "../app";
 import { isAssigned } from "../assignments/service";
 import { type Actor, maySeeUser } from "../auth/guards";
-import { type Db, runAll, type Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { certificates, facilities, preferences, topics, trainings, userRoles, users } from "../db/schema";
 import { AppError } from "../errors";
 import { issueCertificate } from "../learning/quiz";
 import { assertStaff } from "../users/admin-service";
+import { type Learners, loadLearners, loadTopicGrid, NOT_ASSIGNED, type OverviewGrid } from "./grid";
+import { isoFormatter } from "./iso";
 import { exportFileName, writeOverviewWorkbook } from "./xlsx";
 
 /**
@@ -52,160 +53,36 @@ export async function overviewScope(
   return row;
 }
 
-/** The rows of a raw query, on either driver. */
-async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-const isLearner = sql`exists (select 1 from "user_roles" ur where ur."user_id" = "users"."id" and ur."role" = 'employee')`;
-
-/** The learners (employees) in scope, ordered by facility and name. */
-export function loadLearners(db: Db | Tx, facilityId: number | undefined) {
-  return db
-    .select({
-      id: users.id,
-      name: users.name,
-      surname: users.surname,
-      facilityId: facilities.id,
-      facilityName: facilities.name,
-    })
-    .from(users)
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .where(and(facilityId === undefined ? undefined : eq(users.facilityId, facilityId), isLearner))
-    .orderBy(asc(facilities.name), asc(users.surname), asc(users.name), asc(users.id));
-}
-type Learners = Awaited<ReturnType<typeof loadLearners>>;
-
-/** A learner's state in one training; dates as epoch milliseconds until they leave the server. */
-export interface Cell {
-  trainingId: number;
-  acquired: number | null;
-  expires: number | null;
-  colour: ExpiryColour;
-}
-
-export interface Learner {
-  id: number;
-  name: string;
-  surname: string;
-  facility: { id: number; name: string } | null;
-  cells: Cell[];
-}
-
-export interface OverviewData {
-  topic: TopicOverview["topic"];
-  trainings: TopicOverview["trainings"];
-  users: Learner[];
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-export function toApiCell(c: Cell): OverviewCell {
-  return { training_id: c.trainingId, acquired_at: iso(c.acquired), expires_at: iso(c.expires), colour: c.colour };
-}
-
-function toApi(data: OverviewData): TopicOverview {
-  return { ...data, users: data.users.map((u): OverviewUser => ({ ...u, cells: u.cells.map(toApiCell) })) };
-}
-
-/**
- * Every learner in scope × every training of the topic assigned to them, in five queries
- * whatever the size: topic, trainings, learners, their newest certificates, their matrices.
- */
-export async function loadTopicOverview(
-  db: Db | Tx,
-  topicId: number,
-  facilityId: number | undefined,
-  now: Date,
-  /** The learners, when the caller loads them once for several topics (the export). */
-  learnersOf?: () => Promise<Learners>,
-): Promise<OverviewData> {
-  const [topicRows, trainingRows] = await runAll(db, [
-    () =>
-      db
-        .select({ id: topics.id, name: topics.name, icon: topics.icon, color: topics.color })
-        .from(topics)
-        .where(and(eq(topics.id, topicId), eq(topics.retired, false))),
-    () =>
-      db
-        .select({ id: trainings.id, name: trainings.name, icon: trainings.icon, passive: trainings.passive })
-        .from(trainings)
-        .where(and(eq(trainings.topicId, topicId), eq(trainings.retired, false))),
-  ] as const);
-  const topic = topicRows[0];
-  if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
-  const collator = new Intl.Collator("de", { numeric: true, sensitivity: "base" });
-  trainingRows.sort((a, b) => collator.compare(a.name, b.name));
-  const trainingIds = trainingRows.map((t) => t.id);
-  if (trainingIds.length === 0) return { topic, trainings: [], users: [] };
-
-  const scope = facilityId === undefined ? sql`true` : sql`u."facility_id" = ${facilityId}`;
-  const inTopic = sql.join(
-    trainingIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  // Written in SQL with numbers for the dates: thousands of rows, no per-row object mapping.
-  const [learners, certRows, assignedRows] = await runAll(db, [
-    () => learnersOf?.() ?? loadLearners(db, facilityId),
-    () =>
-      rows<{ u: number; t: number; a: number; e: number }>(
-        db,
-        sql`select distinct on (c."training_id", c."user_id") c."user_id" as u, c."training_id" as t,
-              (extract(epoch from c."acquired_at") * 1000)::float8 as a, (extract(epoch from c."expires_at") * 1000)::float8 as e
-            from "certificates" c join "users" u on u."id" = c."user_id"
-            where ${scope} and c."training_id" in (${inTopic})
-            order by c."training_id", c."user_id", c."acquired_at" desc`,
-      ),
-    // Users with a matrix, each with the topic's trainings in it (possibly none).
-    () =>
-      rows<{ u: number; t: number[] | null }>(
-        db,
-        sql`select m."user_id" as u,
-              array(select e."training_id" from "training_matrix_entries" e
-                    where e."user_id" = m."user_id" and e."training_id" in (${inTopic})) as t
-            from "training_matrices" m join "users" u on u."id" = m."user_id"
-            where ${scope}`,
-      ),
-  ] as const);
-
-  const index = new Map(trainingIds.map((id, i) => [id, i]));
-  const certs = new Map<number, ({ a: number; e: number } | undefined)[]>();
-  for (const c of certRows) {
-    let list = certs.get(c.u);
-    if (!list) {
-      list = new Array(trainingIds.length);
-      certs.set(c.u, list);
-    }
-    list[index.get(c.t) as number] = c;
-  }
-  const assigned = new Map(assignedRows.map((m) => [m.u, new Set(m.t ?? [])]));
-  const usersOut: Learner[] = [];
-  for (const u of learners) {
-    const only = assigned.get(u.id);
-    const list = certs.get(u.id);
-    const cells: Cell[] = [];
-    for (let i = 0; i < trainingIds.length; i++) {
-      const trainingId = trainingIds[i] as number;
-      if (only && !only.has(trainingId)) continue;
-      const cert = list?.[i];
-      cells.push({
-        trainingId,
-        acquired: cert ? cert.a : null,
-        expires: cert ? cert.e : null,
-        colour: cert ? expiryColour(new Date(cert.e), now) : "red",
-      });
-    }
-    if (cells.length === 0) continue;
-    usersOut.push({
-      id: u.id,
-      name: u.name,
-      surname: u.surname,
-      facility: u.facilityId !== null && u.facilityName !== null ? { id: u.facilityId, name: u.facilityName } : null,
-      cells,
-    });
-  }
-  return { topic, trainings: trainingRows, users: usersOut };
+/** The API's form of a grid: per learner the assigned trainings, dated and coloured. */
+function toTopicOverview(grid: OverviewGrid, now: Date): TopicOverview {
+  const colourOf = expiryColourer(now);
+  const iso = isoFormatter();
+  const width = grid.trainings.length;
+  return {
+    topic: grid.topic,
+    trainings: grid.trainings,
+    users: grid.learners.map((u, r) => {
+      const cells: OverviewCell[] = [];
+      for (let i = 0; i < width; i++) {
+        const expiry = grid.expires[r * width + i] as number;
+        if (expiry === NOT_ASSIGNED) continue;
+        const training_id = (grid.trainings[i] as { id: number }).id;
+        if (Number.isNaN(expiry)) {
+          cells.push({ training_id, acquired_at: null, expires_at: null, colour: "red" });
+        } else {
+          const acquired_at = iso(grid.acquired[r * width + i] as number);
+          cells.push({ training_id, acquired_at, expires_at: iso(expiry), colour: colourOf(expiry) });
+        }
+      }
+      return {
+        id: u.id,
+        name: u.name,
+        surname: u.surname,
+        facility: u.facilityId !== null && u.facilityName !== null ? { id: u.facilityId, name: u.facilityName } : null,
+        cells,
+      };
+    }),
+  };
 }
 
 /** GET /progress/admin/topics/{topicId}[?facilityName=]. */
@@ -218,7 +95,7 @@ export async function getTopicOverview(
 ): Promise<TopicOverview> {
   assertStaff(actor);
   const facility = await overviewScope(db, actor, facilityName);
-  return toApi(await loadTopicOverview(db, topicId, facility?.id, now));
+  return toTopicOverview(await loadTopicGrid(db, topicId, facility?.id), now);
 }
 
 /**
@@ -333,7 +210,7 @@ export async function exportOverview(
       facilityName: facility?.name,
       now,
       topics: topicRows.map((t) => t.id),
-      load: (id) => loadTopicOverview(db, id, facility?.id, now, learnersOnce),
+      load: (id) => loadTopicGrid(db, id, facility?.id, learnersOnce),
     },
     onError,
   );

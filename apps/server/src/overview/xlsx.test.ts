@@ -10,7 +10,7 @@ import { writeFixture } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { certificates, trainings, users } from "../db/schema";
+import { certificates, trainingMatrices, trainingMatrixEntries, trainings, users } from "../db/schema";
 import { insertUser } from "../users/service";
 import { exportFileName, safeText } from "./xlsx";
 
@@ -113,6 +113,36 @@ describe("GET /api/progress/admin/export/xlsx", () => {
     expect(fillOf("-2+3")).toBe("FFF8B4B4"); // today: red
     // Never acquired: empty and red.
     expect(rowOf(safeText("+1")).getCell(5).value).toBeNull();
+  });
+
+  it("greys the trainings a learner's matrix leaves out and leaves out learners without any", async () => {
+    const db = ctx.deps.database.db;
+    const [hash] = await db.select({ h: users.passwordHash }).from(users).limit(1);
+    const [reanimation] = await db.select().from(trainings).where(eq(trainings.name, "Reanimationskurs"));
+    const learner = (login: string, surname: string) =>
+      insertUser(
+        db,
+        { login, name: "Mia", surname, password: "", roles: ["employee"], facilityId: cast.facilityA.id },
+        hash?.h,
+      );
+    const onlyOne = await learner("matrix-one", "Nur-Reanimation");
+    const none = await learner("matrix-none", "Ohne-Hygiene");
+    await db.insert(trainingMatrices).values([{ userId: onlyOne }, { userId: none }]);
+    await db.insert(trainingMatrixEntries).values({ userId: onlyOne, trainingId: reanimation?.id ?? 0 });
+
+    const book = await readBook((await download(cast.tokens.administrator)).rawPayload);
+    const sheet = book.getWorksheet("Hygiene") as ExcelJS.Worksheet;
+    const surnames: unknown[] = [];
+    let row: ExcelJS.Row | undefined;
+    sheet.eachRow((r) => {
+      surnames.push(r.getCell(1).value);
+      if (r.getCell(1).value === "Nur-Reanimation") row = r;
+    });
+    expect(surnames).not.toContain("Ohne-Hygiene");
+    const fill = (cell: ExcelJS.Cell) => (cell.fill as ExcelJS.FillPattern).fgColor?.argb;
+    expect(row?.getCell(4).value).toBeNull();
+    expect(fill(row?.getCell(4) as ExcelJS.Cell)).toBe("FFE9ECEF"); // not assigned: grey
+    expect(fill(row?.getCell(5) as ExcelJS.Cell)).toBe("FFF8B4B4"); // assigned, never acquired: red
   });
 
   it("writes no formula, whatever the names, and keeps them as text with an apostrophe", async () => {

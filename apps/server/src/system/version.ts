@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import type { VersionResponse } from "@carecampus/contract";
+import { serverPath } from "../paths";
 
-const root = new URL("../../../../", import.meta.url).pathname;
+const root = serverPath("../../");
 
 /** Short commit hash and date of the running code, read once at start-up. */
 export function readVersion(): VersionResponse {

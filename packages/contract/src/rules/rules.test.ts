@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { expiryColour } from "./expiry";
+import { daysUntil, expiryColour } from "./expiry";
 import { generatePassword, isValidPassword, passwordProblems } from "./password";
 import { isTokenUsable, refreshDelayMs, secondsLeft } from "./session";
 import { formatDate, formatShortDate, truncate } from "./text";
@@ -52,6 +52,15 @@ describe("expiry colour (ARCHITECTURE decision 2)", () => {
   });
   it("counts calendar days, not 24-hour periods", () => {
     expect(expiryColour(new Date(2026, 10, 23, 0, 5), new Date(2026, 10, 22, 23, 55))).toBe("orange");
+  });
+  it("agrees with daysUntil hour by hour across a year, daylight saving changes included", () => {
+    const byDays = (days: number) => (days <= 0 ? "red" : days <= 7 ? "orange" : days <= 30 ? "yellow" : "green");
+    for (const today of [new Date(2026, 2, 20, 23, 30), new Date(2026, 9, 20, 0, 0), new Date(2026, 11, 31, 12)]) {
+      for (let h = -48; h < 24 * 400; h++) {
+        const expiry = new Date(today.getTime() + h * 3_600_000 + 59_000);
+        expect(expiryColour(expiry, today)).toBe(byDays(daysUntil(expiry, today)));
+      }
+    }
   });
 });
 
