@@ -1,6 +1,7 @@
 import { type AdminUser, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
 import {
   Accordion,
+  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -11,6 +12,7 @@ import {
   Stack,
   Text,
   TextInput,
+  Tooltip,
 } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
@@ -161,9 +163,23 @@ export default function UsersPage() {
         <Group gap="xs" wrap="nowrap">
           {me.roles.includes("superchris") && <UserImportButton />}
           {canEdit && (
-            <Button component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />} visibleFrom="xs">
-              {t("nav.newProfile")}
-            </Button>
+            <>
+              <Button component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />} visibleFrom="xs">
+                {t("nav.newProfile")}
+              </Button>
+              <Tooltip label={t("nav.newProfile")}>
+                <ActionIcon
+                  component={Link}
+                  to="/edituser"
+                  variant="filled"
+                  size="lg"
+                  hiddenFrom="xs"
+                  aria-label={t("nav.newProfile")}
+                >
+                  <IconUserPlus size={20} />
+                </ActionIcon>
+              </Tooltip>
+            </>
           )}
         </Group>
       </PageHeader>
