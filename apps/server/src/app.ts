@@ -1,4 +1,5 @@
 import type { VersionResponse } from "@carecampus/contract";
+import fastifyCompress from "@fastify/compress";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -94,6 +95,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyRateLimit, { global: false });
+  // JSON and the app's text files travel compressed (the progress overview of a large facility
+  // is 2 MB of JSON, a tenth of that gzipped); files already compressed (xlsx, PDF, images,
+  // video) are left as they are, by their content type.
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ["br", "gzip"] });
   // Server-Timing: the server's own share of a response (handler and serialisation), visible
   // in the browser's devtools and read by `npm run bench` apart from the network.
   app.addHook("onSend", async (_request, reply, payload) => {

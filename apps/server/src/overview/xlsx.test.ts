@@ -145,6 +145,16 @@ describe("GET /api/progress/admin/export/xlsx", () => {
     expect(fill(row?.getCell(5) as ExcelJS.Cell)).toBe("FFF8B4B4"); // assigned, never acquired: red
   });
 
+  it("is sent as it is to a browser that accepts compression (an xlsx is zipped already)", async () => {
+    const res = await ctx.app.inject({
+      url: `/api/progress/admin/export/xlsx?token=${encodeURIComponent(cast.tokens.administrator)}`,
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect((await readBook(res.rawPayload)).worksheets.length).toBeGreaterThan(1);
+  });
+
   it("writes no formula, whatever the names, and keeps them as text with an apostrophe", async () => {
     const res = await download(cast.tokens.administrator);
     const xml = sheetsXml(res.rawPayload).join("\n");

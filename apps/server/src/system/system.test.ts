@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ErrorCode } from "@carecampus/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, createCast, createTestApp, type TestContext } from "../../test/helpers";
@@ -18,6 +19,24 @@ describe("system", () => {
     expect(res.json()).toEqual({ status: "ok" });
     // Every answer says how long the server took (Server-Timing, read by npm run bench).
     expect(res.headers["server-timing"]).toMatch(/^app;dur=\d+(\.\d)?$/);
+  });
+
+  it("compresses JSON for clients that accept it, and leaves small answers alone", async () => {
+    const plain = await ctx.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    for (const encoding of ["gzip", "br"] as const) {
+      const res = await ctx.app.inject({
+        method: "GET",
+        url: "/api/docs/json",
+        headers: { "accept-encoding": encoding },
+      });
+      expect(res.headers["content-encoding"]).toBe(encoding);
+      const body = encoding === "gzip" ? gunzipSync(res.rawPayload) : brotliDecompressSync(res.rawPayload);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+      expect(JSON.parse(body.toString("utf8"))).toEqual(plain.json());
+    }
+    const small = await ctx.app.inject({ method: "GET", url: "/api/health", headers: { "accept-encoding": "gzip" } });
+    expect(small.headers["content-encoding"]).toBeUndefined();
   });
 
   it("GET /api/version gives the short hash and date", async () => {
