@@ -30,9 +30,9 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
       wildcard: false,
       // index.html goes out only with its settings, through the not-found handler below.
       allowedPath: (pathName) => pathName !== "/index.html",
-      setHeaders: (res, filePath) => {
+      setHeaders: (reply, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader("cache-control", "public, max-age=31536000, immutable");
+          reply.header("cache-control", "public, max-age=31536000, immutable");
         }
       },
     });

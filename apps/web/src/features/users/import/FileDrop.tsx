@@ -86,7 +86,7 @@ export function FileDrop({ onLoaded, onTemplate }: FileDropProps) {
       </Dropzone>
       {problem && (
         <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="import-file-problem">
-          <Text size="sm">{t(`usersImport.${problem.key}`, problem.values)}</Text>
+          <Text size="sm">{t(`usersImport.${problem.key}`, problem.values ?? {})}</Text>
           {problem.key === "wrongEncoding" && (
             <Text size="sm" mt={4}>
               {t("usersImport.wrongEncodingHint")}
