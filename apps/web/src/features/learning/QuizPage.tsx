@@ -1,4 +1,4 @@
-import type { AnswerResult, Question } from "@carecampus/contract";
+import type { AnswerResult } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
@@ -23,7 +23,7 @@ import { IconCheck, IconHelpCircle, IconX } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
 import DOMPurify from "dompurify";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, authedUrl, showSuccess } from "../../api/client";
@@ -31,8 +31,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "./feedback";
 import classes from "./learning.module.css";
 import { invalidateLearning, useNextQuestion, useTraining } from "./queries";
-
-type Phase = "intro" | "question" | "explanation" | "result";
+import { useQuiz } from "./useQuiz";
 
 const ALLOWED_TAGS = ["p", "strong", "em", "b", "i", "u", "ul", "ol", "li", "br", "a", "code", "small", "sub", "sup"];
 
@@ -105,56 +104,31 @@ export default function QuizPage() {
   const practice = useSearchParams()[0].get("practice") === "true";
   const mode = practice ? "?practice=true" : "";
 
-  const [phase, setPhase] = useState<Phase>("intro");
-  const [confirmed, setConfirmed] = useState(false);
-  const [selected, setSelected] = useState<number[]>([]);
-  const [locked, setLocked] = useState(false);
-  const [result, setResult] = useState<AnswerResult | null>(null);
-  const [asked, setAsked] = useState<Question | null>(null);
-  const [popup, setPopup] = useState<{ src: string | undefined; right: boolean } | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
   const training = useTraining(topicId, trainingId);
-  const next = useNextQuestion(topicId, trainingId, questionnaireId, phase === "question", practice);
-  const question = next.data?.question ?? null;
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!question || selected.length === 0 || locked) return;
-    setLocked(true);
-    try {
-      const res = await api<AnswerResult>(
-        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${question.id}/answers${mode}`,
-        { method: "POST", body: selected },
-      );
-      setAsked(question);
-      setResult(res);
-      const feedback = pickFeedback(res.is_correct, i18n.language);
-      setPopup({ src: feedback.src, right: res.is_correct });
+  const quiz = useQuiz({
+    sendAnswer: (q, answers) =>
+      api<AnswerResult>(
+        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${q.id}/answers${mode}`,
+        { method: "POST", body: answers },
+      ),
+    feedback: (right) => pickFeedback(right, i18n.language),
+    onAnswered: (res) => {
       if (res.is_correct && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
         void confetti({ particleCount: 120, spread: 75, origin: { y: 0.6 }, disableForReducedMotion: true });
       }
       void invalidateLearning(queryClient);
-      timer.current = window.setTimeout(() => {
-        setPopup(null);
-        setPhase("explanation");
-        setLocked(false);
-      }, feedback.ms);
-    } catch {
-      setLocked(false);
-    }
-  };
+    },
+    loadNext: () => void next.refetch(),
+  });
+  const { phase, selected, result, asked, popup } = quiz;
+  // The next-question query runs while a question is on screen (also during the pop-up).
+  const wantsQuestion = phase === "question" || phase === "sending" || phase === "feedback";
+  const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice);
+  const question = next.data?.question ?? null;
 
-  const goOn = () => {
-    if (result?.finished) {
-      setPhase("result");
-      return;
-    }
-    setSelected([]);
-    setResult(null);
-    setPhase("question");
-    void next.refetch();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (question) void quiz.send(question);
   };
 
   const title = training.data ? training.data.training.name : "";
@@ -171,19 +145,19 @@ export default function QuizPage() {
         <Text mb="md">{t("quiz.independence.text")}</Text>
         <Checkbox
           label={t("quiz.independence.confirm")}
-          checked={confirmed}
-          onChange={(e) => setConfirmed(e.currentTarget.checked)}
+          checked={quiz.confirmed}
+          onChange={(e) => quiz.confirm(e.currentTarget.checked)}
           mb="lg"
           size="md"
         />
-        <Button onClick={() => setPhase("question")} disabled={!confirmed} size="md">
+        <Button onClick={quiz.start} disabled={!quiz.confirmed} size="md">
           {t("quiz.goToQuestion")}
         </Button>
       </Paper>
     );
-  } else if (phase === "question") {
+  } else if (wantsQuestion) {
     // While the next question loads, never show the previous one: its answers are gone.
-    if (next.isPending || next.isFetching) body = <Skeleton h={280} />;
+    if (phase === "question" && (next.isPending || next.isFetching)) body = <Skeleton h={280} />;
     else if (!question) {
       body = (
         <Alert color="teal" icon={<IconCheck />}>
@@ -210,7 +184,7 @@ export default function QuizPage() {
           {question.type === "single" ? (
             <Radio.Group
               value={selected[0] ? String(selected[0]) : null}
-              onChange={(v) => setSelected([Number(v)])}
+              onChange={(v) => quiz.select([Number(v)])}
               aria-label={question.text}
             >
               <Stack gap="sm">
@@ -232,7 +206,7 @@ export default function QuizPage() {
           ) : (
             <Checkbox.Group
               value={selected.map(String)}
-              onChange={(v) => setSelected(v.map(Number))}
+              onChange={(v) => quiz.select(v.map(Number))}
               aria-label={question.text}
             >
               <Stack gap="sm">
@@ -253,7 +227,7 @@ export default function QuizPage() {
             </Checkbox.Group>
           )}
           <Group justify="flex-end" mt="lg">
-            <Button type="submit" size="md" disabled={selected.length === 0 || locked} loading={locked && !popup}>
+            <Button type="submit" size="md" disabled={!quiz.canSend || !question} loading={phase === "sending"}>
               {t("quiz.continue")}
             </Button>
           </Group>
@@ -322,7 +296,7 @@ export default function QuizPage() {
         </Title>
         <Explanation html={result.explanation} />
         <Group justify="flex-end" mt="lg">
-          <Button size="md" onClick={goOn} data-autofocus>
+          <Button size="md" onClick={quiz.goOn} data-autofocus>
             {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
           </Button>
         </Group>
@@ -348,18 +322,7 @@ export default function QuizPage() {
                 {t(link.text)}
               </Anchor>
             ))}
-          {!f.success && (
-            <Button
-              onClick={() => {
-                setResult(null);
-                setSelected([]);
-                setPhase("question");
-                void next.refetch();
-              }}
-            >
-              {t("quiz.result.nextRound")}
-            </Button>
-          )}
+          {!f.success && <Button onClick={quiz.nextRound}>{t("quiz.result.nextRound")}</Button>}
           <Button component={Link} to={trainingPath} variant="default">
             {t("quiz.result.back")}
           </Button>
