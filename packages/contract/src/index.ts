@@ -7,6 +7,7 @@ export * from "./rules/overview";
 export * from "./rules/password";
 export * from "./rules/session";
 export * from "./rules/text";
+export * from "./rules/user-form";
 export * from "./schemas/admin";
 export * from "./schemas/auth";
 export * from "./schemas/common";

@@ -92,6 +92,50 @@ export async function getTrainingMatrix(db: Db, actor: Actor, userId: number): P
 }
 
 /**
+ * Replaces a user's training matrix inside the caller's transaction: `null` removes it (every
+ * training assigned, decision 6). Every training must be current and, where a topic is named,
+ * belong to it (1005 otherwise). Permission checks are the caller's.
+ */
+export async function writeTrainingMatrix(
+  tx: Tx,
+  at: { userId: number; by: number; now: Date },
+  wanted: { topicId?: number; id: number }[] | null,
+): Promise<void> {
+  if (wanted === null) {
+    await tx.delete(trainingMatrixEntries).where(eq(trainingMatrixEntries.userId, at.userId));
+    await tx.delete(trainingMatrices).where(eq(trainingMatrices.userId, at.userId));
+    return;
+  }
+  const ids = [...new Set(wanted.map((w) => w.id))];
+  const known =
+    ids.length === 0
+      ? []
+      : await tx
+          .select({ id: trainings.id, topicId: trainings.topicId })
+          .from(trainings)
+          .innerJoin(topics, eq(topics.id, trainings.topicId))
+          .where(and(current, inArray(trainings.id, ids)));
+  const topicOf = new Map(known.map((k) => [k.id, k.topicId]));
+  const wrong = wanted.find((w) => !topicOf.has(w.id) || (w.topicId !== undefined && topicOf.get(w.id) !== w.topicId));
+  if (wrong) {
+    throw new AppError(
+      ErrorCode.trainingNotFound,
+      wrong.topicId === undefined
+        ? `Training ${wrong.id} is not a current training`
+        : `Training ${wrong.id} is not a current training of topic ${wrong.topicId}`,
+    );
+  }
+  await tx
+    .insert(trainingMatrices)
+    .values({ userId: at.userId, updatedBy: at.by, updatedAt: at.now })
+    .onConflictDoUpdate({ target: trainingMatrices.userId, set: { updatedBy: at.by, updatedAt: at.now } });
+  await tx.delete(trainingMatrixEntries).where(eq(trainingMatrixEntries.userId, at.userId));
+  if (ids.length > 0) {
+    await tx.insert(trainingMatrixEntries).values(ids.map((trainingId) => ({ userId: at.userId, trainingId })));
+  }
+}
+
+/**
  * POST /filter/admin/trainingsmatrix: replaces the user's assigned trainings in one
  * transaction. Every training must be current and belong to the topic it is listed under.
  */
@@ -108,31 +152,7 @@ export async function saveTrainingMatrix(
     const wanted = input.topics.flatMap((topic) =>
       topic.trainings.map((t) => ({ topicId: topic.topic_id, id: t.training_id })),
     );
-    const ids = [...new Set(wanted.map((w) => w.id))];
-    const known =
-      ids.length === 0
-        ? []
-        : await tx
-            .select({ id: trainings.id, topicId: trainings.topicId })
-            .from(trainings)
-            .innerJoin(topics, eq(topics.id, trainings.topicId))
-            .where(and(current, inArray(trainings.id, ids)));
-    const topicOf = new Map(known.map((k) => [k.id, k.topicId]));
-    const wrong = wanted.find((w) => topicOf.get(w.id) !== w.topicId);
-    if (wrong) {
-      throw new AppError(
-        ErrorCode.trainingNotFound,
-        `Training ${wrong.id} is not a current training of topic ${wrong.topicId}`,
-      );
-    }
-    await tx
-      .insert(trainingMatrices)
-      .values({ userId: target.id, updatedBy: actor.id, updatedAt: now })
-      .onConflictDoUpdate({ target: trainingMatrices.userId, set: { updatedBy: actor.id, updatedAt: now } });
-    await tx.delete(trainingMatrixEntries).where(eq(trainingMatrixEntries.userId, target.id));
-    if (ids.length > 0) {
-      await tx.insert(trainingMatrixEntries).values(ids.map((trainingId) => ({ userId: target.id, trainingId })));
-    }
+    await writeTrainingMatrix(tx, { userId: target.id, by: actor.id, now }, wanted);
     return loadMatrix(tx, target.id);
   });
 }

@@ -1,7 +1,7 @@
 import { type AdditionalQualification, ErrorCode, seesAllFacilities } from "@carecampus/contract";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, mayAccessFacility } from "../auth/guards";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { additionalQualifications, facilities, userAdditionalQualifications } from "../db/schema";
 import { AppError } from "../errors";
 import { assertEditor, assertGrantable, assertStaff, loadVisible } from "../users/admin-service";
@@ -75,6 +75,58 @@ export async function getUserAdditionalQualifications(
     .orderBy(asc(additionalQualifications.name));
 }
 
+/**
+ * Replaces a user's additional qualifications inside the caller's transaction; each must belong
+ * to the user's facility (400 otherwise). Permission checks are the caller's.
+ */
+export async function writeUserAdditionalQualifications(
+  tx: Tx,
+  userId: number,
+  facilityId: number | null,
+  ids: number[],
+): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) {
+    const found = await tx
+      .select({ id: additionalQualifications.id })
+      .from(additionalQualifications)
+      .where(
+        and(
+          inArray(additionalQualifications.id, unique),
+          facilityId !== null ? eq(additionalQualifications.facilityId, facilityId) : sql`false`,
+        ),
+      );
+    if (found.length !== unique.length) {
+      throw new AppError(ErrorCode.validation, "Additional qualifications must belong to the user's facility");
+    }
+  }
+  await tx.delete(userAdditionalQualifications).where(eq(userAdditionalQualifications.userId, userId));
+  if (unique.length > 0) {
+    await tx
+      .insert(userAdditionalQualifications)
+      .values(unique.map((additionalQualificationId) => ({ userId, additionalQualificationId })));
+  }
+}
+
+/**
+ * A user moved to another facility keeps no additional qualification of the old one (they are
+ * that facility's own list).
+ */
+export async function dropForeignAdditionalQualifications(tx: Tx, userId: number, facilityId: number | null) {
+  const foreign = tx
+    .select({ id: additionalQualifications.id })
+    .from(additionalQualifications)
+    .where(facilityId === null ? sql`true` : sql`${additionalQualifications.facilityId} <> ${facilityId}`);
+  await tx
+    .delete(userAdditionalQualifications)
+    .where(
+      and(
+        eq(userAdditionalQualifications.userId, userId),
+        inArray(userAdditionalQualifications.additionalQualificationId, foreign),
+      ),
+    );
+}
+
 /** PUT /external/user/{userId} {externalIDs}: replaces the set; only qualifications of the user's facility. */
 export async function setUserAdditionalQualifications(
   db: Db,
@@ -87,26 +139,7 @@ export async function setUserAdditionalQualifications(
   await db.transaction(async (tx) => {
     const target = await loadVisible(tx, actor, userId);
     assertGrantable(actor, target.roles);
-    if (unique.length > 0) {
-      const found = await tx
-        .select({ id: additionalQualifications.id })
-        .from(additionalQualifications)
-        .where(
-          and(
-            inArray(additionalQualifications.id, unique),
-            target.facility ? eq(additionalQualifications.facilityId, target.facility.id) : sql`false`,
-          ),
-        );
-      if (found.length !== unique.length) {
-        throw new AppError(ErrorCode.validation, "Additional qualifications must belong to the user's facility");
-      }
-    }
-    await tx.delete(userAdditionalQualifications).where(eq(userAdditionalQualifications.userId, userId));
-    if (unique.length > 0) {
-      await tx
-        .insert(userAdditionalQualifications)
-        .values(unique.map((additionalQualificationId) => ({ userId, additionalQualificationId })));
-    }
+    await writeUserAdditionalQualifications(tx, userId, target.facility?.id ?? null, unique);
   });
   return getUserAdditionalQualifications(db, actor, userId);
 }

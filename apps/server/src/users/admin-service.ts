@@ -16,6 +16,7 @@ import {
 } from "@carecampus/contract";
 import { and, asc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { AppDeps } from "../app";
+import { writeTrainingMatrix } from "../assignments/service";
 import { type Actor, mayAccessFacility } from "../auth/guards";
 import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
@@ -29,6 +30,7 @@ import {
   users,
 } from "../db/schema";
 import { AppError } from "../errors";
+import { dropForeignAdditionalQualifications, writeUserAdditionalQualifications } from "../qualifications/service";
 import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
 
 const LIST_LIMIT = 500;
@@ -159,6 +161,30 @@ function assertPassword(password: string): void {
   }
 }
 
+/**
+ * The training matrix and additional qualifications sent with the user (the user form saves
+ * them together): written in the user's transaction, so a refusal of either saves nothing.
+ */
+async function writeAssignments(
+  tx: Tx,
+  actor: Actor,
+  userId: number,
+  facilityId: number | null,
+  input: Pick<UserUpdate, "trainings" | "additional_qualifications">,
+  now: Date,
+): Promise<void> {
+  if (input.trainings !== undefined) {
+    await writeTrainingMatrix(
+      tx,
+      { userId, by: actor.id, now },
+      input.trainings === null ? null : input.trainings.map((id) => ({ id })),
+    );
+  }
+  if (input.additional_qualifications !== undefined) {
+    await writeUserAdditionalQualifications(tx, userId, facilityId, input.additional_qualifications);
+  }
+}
+
 /** POST /auth/admin/users: every rule of spec §5 and §6, in one transaction. */
 export async function createUserByAdmin(deps: AppDeps, actor: Actor, input: UserCreate): Promise<AdminUser> {
   assertEditor(actor);
@@ -177,7 +203,7 @@ export async function createUserByAdmin(deps: AppDeps, actor: Actor, input: User
       const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(users);
       if ((row?.n ?? 0) >= max) throw new AppError(ErrorCode.maxUsersReached, "Maximum number of users reached");
     }
-    return insertUser(
+    const userId = await insertUser(
       tx,
       {
         login: input.login,
@@ -193,6 +219,8 @@ export async function createUserByAdmin(deps: AppDeps, actor: Actor, input: User
       },
       hash,
     );
+    await writeAssignments(tx, actor, userId, facilityId, input, deps.now());
+    return userId;
   });
   return loadVisible(deps.database.db, actor, id);
 }
@@ -254,6 +282,8 @@ export async function updateUserByAdmin(
       if (ids.length)
         await tx.insert(userQualifications).values(ids.map((qualificationId) => ({ userId: id, qualificationId })));
     }
+    if (facilityId !== (current.facility?.id ?? null)) await dropForeignAdditionalQualifications(tx, id, facilityId);
+    await writeAssignments(tx, actor, id, facilityId, patch, deps.now());
   });
   return loadVisible(deps.database.db, actor, id);
 }

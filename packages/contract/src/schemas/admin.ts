@@ -53,6 +53,14 @@ const UserFields = {
   facility: Id.nullable().optional(),
   activities: Ids.optional(),
   qualifications: Ids.optional(),
+  /**
+   * The trainings assigned to the user (their training matrix, saved with the user in one
+   * transaction): `null` assigns every training (no matrix, ARCHITECTURE decision 6); absent
+   * leaves the matrix as it is.
+   */
+  trainings: z.array(Id).max(2000).nullable().optional(),
+  /** The user's additional qualifications (ids of their facility's list); absent: unchanged. */
+  additional_qualifications: Ids.optional(),
 };
 
 export const UserCreate = z
@@ -72,6 +80,8 @@ export const UserUpdate = z
     facility: UserFields.facility,
     activities: UserFields.activities,
     qualifications: UserFields.qualifications,
+    trainings: UserFields.trainings,
+    additional_qualifications: UserFields.additional_qualifications,
     password: z.string().min(1).max(PASSWORD_MAX_LENGTH).refine(noNul).optional(),
   })
   .strict()

@@ -7,12 +7,15 @@ import {
   grantableRoles,
   type NamedItem,
   normaliseRoles,
+  type PasswordProblem,
   passwordProblems,
   type Role,
   type Salutation,
   seesAllFacilities,
   type TrainingMatrix,
   toggleRole,
+  type UserFormProblem,
+  userFormProblems,
 } from "@carecampus/contract";
 import {
   Button,
@@ -31,9 +34,11 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconWand } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import type { TFunction } from "i18next";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { api, showSuccess } from "../../api/client";
@@ -54,7 +59,7 @@ import {
   useUserExtras,
 } from "./queries";
 
-interface FormState {
+interface FormValues {
   salutation: Salutation;
   name: string;
   surname: string;
@@ -65,22 +70,13 @@ interface FormState {
   facility: number | null;
   activities: string[];
   qualifications: string[];
+  /** Additional qualifications of the user's facility (ids as strings, for the MultiSelect). */
+  extras: string[];
+  /** The assigned trainings (the training matrix). */
+  trainings: number[];
 }
 
-const EMPTY: FormState = {
-  salutation: "-",
-  name: "",
-  surname: "",
-  login: "",
-  email: "",
-  password: "",
-  roles: ["employee"],
-  facility: null,
-  activities: [],
-  qualifications: [],
-};
-
-const fromUser = (u: AdminUser): FormState => ({
+const fromUser = (u: AdminUser): Omit<FormValues, "extras" | "trainings"> => ({
   salutation: u.salutation,
   name: u.name,
   surname: u.surname,
@@ -93,92 +89,111 @@ const fromUser = (u: AdminUser): FormState => ({
   qualifications: u.qualifications.map(String),
 });
 
-const allTrainings = (catalogue: Catalogue) => new Set(catalogue.flatMap((tp) => tp.trainings.map((t) => t.id)));
-const matrixIds = (m: TrainingMatrix) => new Set(m.topics.flatMap((tp) => tp.trainings.map((t) => t.training_id)));
+const allTrainings = (catalogue: Catalogue) => catalogue.flatMap((tp) => tp.trainings.map((t) => t.id));
+const matrixIds = (m: TrainingMatrix) => m.topics.flatMap((tp) => tp.trainings.map((t) => t.training_id));
+const sameIds = (a: readonly (number | string)[], b: readonly (number | string)[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
-/** The matrix body of POST /filter/admin/trainingsmatrix for the chosen trainings. */
-function matrixBody(userId: number, catalogue: Catalogue, chosen: ReadonlySet<number>) {
-  return {
-    user_id: userId,
-    topics: catalogue
-      .map((tp) => ({
-        topic_id: tp.id,
-        trainings: tp.trainings.filter((t) => chosen.has(t.id)).map((t) => ({ training_id: t.id })),
-      }))
-      .filter((tp) => tp.trainings.length > 0),
-  };
+/** The words for a problem of the contract's user-form rule. */
+function problemText(t: TFunction, problem: UserFormProblem): string {
+  if (problem === "loginSpaces") return t("account.username.noSpaces");
+  if (problem === "roleConflict") return t("editUser.roleConflict");
+  if (problem.startsWith("password.")) return t(problem as `password.${PasswordProblem}`);
+  return t(`editUser.problems.${problem as "required" | "salutationRequired" | "facilityRequired"}`);
 }
 
 const options = (items: NamedItem[] | undefined) => (items ?? []).map((i) => ({ value: String(i.id), label: i.name }));
 const random = (n: number) => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % n;
 
-/** Create (/edituser) or edit (/edituser/{id}) a user, with every rule of spec §5 in the form. */
+/** Create (/edituser) or edit (/edituser/{id}) a user: loads what the form starts from. */
 export default function EditUserPage() {
+  const params = useParams();
+  const editId = params.userId === undefined ? undefined : Number(params.userId);
+  const { user: me } = useRequiredSession();
+  const existing = useAdminUser(editId);
+  const catalogue = useCatalogue();
+  const matrix = useTrainingMatrix(editId);
+  const userExtras = useUserExtras(editId);
+
+  if (editId !== undefined && (Number.isNaN(editId) || existing.isError)) return <NotFoundPage />;
+  const ready =
+    catalogue.data &&
+    (editId === undefined || (existing.data && matrix.data && userExtras.data)) &&
+    !(editId !== undefined && existing.isPending);
+  if (!ready || !catalogue.data) return <Skeleton h={400} />;
+
+  const initial: FormValues = existing.data
+    ? {
+        ...fromUser(existing.data),
+        extras: (userExtras.data ?? []).map((q) => String(q.id)),
+        trainings: matrix.data ? matrixIds(matrix.data) : allTrainings(catalogue.data),
+      }
+    : {
+        salutation: "-",
+        name: "",
+        surname: "",
+        login: "",
+        email: "",
+        password: "",
+        roles: ["employee"],
+        // Administrators create users of their own facility.
+        facility: seesAllFacilities(me.roles) ? null : (me.facility?.id ?? null),
+        activities: [],
+        qualifications: [],
+        extras: [],
+        trainings: allTrainings(catalogue.data),
+      };
+  return <UserForm key={editId ?? "new"} editId={editId} initial={initial} catalogue={catalogue.data} />;
+}
+
+interface UserFormProps {
+  editId: number | undefined;
+  initial: FormValues;
+  catalogue: Catalogue;
+}
+
+/** Every rule of spec §5 in the form (the contract's userFormProblems); one atomic save. */
+function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { user: me } = useRequiredSession();
-  const params = useParams();
-  const editId = params.userId === undefined ? undefined : Number(params.userId);
-  const existing = useAdminUser(editId);
   const allFacilities = seesAllFacilities(me.roles);
   const facilities = useFacilities(true);
   const qualifications = useQualifications();
   const activities = useActivities();
-  const [form, setForm] = useState<FormState>(EMPTY);
   const [newFacility, setNewFacility] = useState("");
-  const [busy, setBusy] = useState(false);
-  const catalogue = useCatalogue();
-  const matrix = useTrainingMatrix(editId);
-  // null until known; only a touched selection is saved, so untouched users keep "every training".
-  const [trainings, setTrainings] = useState<Set<number> | null>(null);
-  const [trainingsTouched, setTrainingsTouched] = useState(false);
-  const facilityExtras = useFacilityExtras(form.facility);
-  const userExtras = useUserExtras(editId);
-  const [extras, setExtras] = useState<string[] | null>(null);
   const [newExtra, setNewExtra] = useState("");
+  const [busy, setBusy] = useState(false);
+  const creating = editId === undefined;
 
-  useEffect(() => {
-    if (trainings !== null || !catalogue.data) return;
-    if (editId === undefined) setTrainings(allTrainings(catalogue.data));
-    else if (matrix.data) setTrainings(matrixIds(matrix.data));
-  }, [trainings, catalogue.data, matrix.data, editId]);
-  useEffect(() => {
-    if (extras !== null) return;
-    if (editId === undefined) setExtras([]);
-    else if (userExtras.data) setExtras(userExtras.data.map((q) => String(q.id)));
-  }, [extras, editId, userExtras.data]);
+  const form = useForm<FormValues>({
+    mode: "controlled",
+    initialValues: initial,
+    validate: (values) => {
+      const problems = userFormProblems(values, {
+        creating,
+        salutationRequired: settings["show-salutation"],
+      });
+      return Object.fromEntries(Object.entries(problems).map(([field, problem]) => [field, problemText(t, problem)]));
+    },
+    // Errors show next to a field once it was touched; the save button stays disabled meanwhile.
+    validateInputOnBlur: true,
+    validateInputOnChange: ["login", "password", "roles", "facility", "salutation"],
+    onValuesChange: (values, previous) => {
+      // Additional qualifications belong to a facility.
+      if (values.facility !== previous.facility && values.extras.length > 0) form.setFieldValue("extras", []);
+    },
+  });
+  const values = form.getValues();
+  const facilityExtras = useFacilityExtras(values.facility);
 
-  useEffect(() => {
-    if (existing.data) setForm(fromUser(existing.data));
-  }, [existing.data]);
-  useEffect(() => {
-    // Administrators create users of their own facility.
-    if (!allFacilities && editId === undefined && me.facility)
-      setForm((f) => ({ ...f, facility: me.facility?.id ?? null }));
-  }, [allFacilities, editId, me.facility]);
-
-  if (editId !== undefined && (Number.isNaN(editId) || existing.isError)) return <NotFoundPage />;
-  if (editId !== undefined && existing.isPending) return <Skeleton h={400} />;
-
-  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
   const grantable = grantableRoles(me.roles);
-  const roles = normaliseRoles(form.roles);
+  const roles = normaliseRoles(values.roles);
   const facilityRule = facilityRequirement(roles);
-  const loginHasSpace = /\s/.test(form.login);
-  const problems = form.password === "" ? [] : passwordProblems(form.password);
-  const salutationMissing = settings["show-salutation"] && form.salutation === "-";
-  const canSave =
-    !busy &&
-    form.name.trim() !== "" &&
-    form.surname.trim() !== "" &&
-    form.login.trim() !== "" &&
-    !loginHasSpace &&
-    !salutationMissing &&
-    problems.length === 0 &&
-    (editId !== undefined || form.password !== "") &&
-    facilityRule !== "conflict" &&
-    (facilityRule !== "required" || form.facility !== null);
+  const problems = userFormProblems(values, { creating, salutationRequired: settings["show-salutation"] });
+  const passwordList = values.password === "" ? [] : passwordProblems(values.password);
+  const canSave = !busy && Object.keys(problems).length === 0;
 
   const addFacility = async () => {
     const created = await api<NamedItem>("/auth/admin/facilities", {
@@ -186,65 +201,53 @@ export default function EditUserPage() {
       body: { name: newFacility.trim() },
     });
     await queryClient.invalidateQueries({ queryKey: userKeys.facilities });
-    set("facility", created.id);
+    form.setFieldValue("facility", created.id);
     setNewFacility("");
     showSuccess(t("success.facilityAdded"));
   };
 
   const addExtra = async () => {
-    if (form.facility === null) return;
+    if (values.facility === null) return;
     const created = await api<AdditionalQualification>("/external", {
       method: "POST",
-      body: { name: newExtra.trim(), facility: form.facility },
+      body: { name: newExtra.trim(), facility: values.facility },
     });
     await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
-    setExtras((x) => [...(x ?? []), String(created.id)]);
+    form.setFieldValue("extras", [...form.getValues().extras, String(created.id)]);
     setNewExtra("");
     showSuccess(t("success.qualificationAdded"));
   };
 
-  /** After the user itself: the training matrix and additional qualifications, when changed. */
-  const saveAssignments = async (userId: number, facility: number | null) => {
-    if (trainingsTouched && trainings && catalogue.data) {
-      await api("/filter/admin/trainingsmatrix", {
-        method: "POST",
-        body: matrixBody(userId, catalogue.data, trainings),
-      });
-    }
-    const chosen = facility === null ? [] : (extras ?? []).map(Number);
-    const before = (userExtras.data ?? []).map((q) => q.id);
-    if (chosen.length !== before.length || chosen.some((id) => !before.includes(id))) {
-      await api(`/external/user/${userId}`, { method: "PUT", body: { externalIDs: chosen } });
-    }
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  /** The user, their training matrix and additional qualifications in one call: all or nothing. */
+  const save = async (v: FormValues) => {
     if (!canSave) return;
     setBusy(true);
+    const facility = facilityRule === "required" ? v.facility : null;
+    const trainingsChanged = !sameIds(v.trainings, initial.trainings);
+    const extras = facility === null ? [] : v.extras.map(Number);
     const body = {
-      name: form.name,
-      surname: form.surname,
-      login: form.login.trim(),
-      salutation: form.salutation,
-      email: form.email.trim() || null,
+      name: v.name,
+      surname: v.surname,
+      login: v.login.trim(),
+      salutation: v.salutation,
+      email: v.email.trim() || null,
       roles,
-      facility: facilityRule === "required" ? form.facility : null,
-      activities: form.activities.map(Number),
-      qualifications: form.qualifications.map(Number),
-      ...(form.password ? { password: form.password } : {}),
+      facility,
+      activities: v.activities.map(Number),
+      qualifications: v.qualifications.map(Number),
+      ...(v.password ? { password: v.password } : {}),
+      // Untouched, a new user keeps 'every training' (no matrix) and an edited one their matrix.
+      ...(trainingsChanged ? { trainings: v.trainings } : {}),
+      ...(creating || !sameIds(extras, initial.extras.map(Number)) ? { additional_qualifications: extras } : {}),
     };
     try {
-      const saved =
-        editId === undefined
-          ? await api<AdminUser>("/auth/admin/users", { method: "POST", body })
-          : await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
-      await saveAssignments(saved.id, body.facility);
-      showSuccess(t(editId === undefined ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
+      if (creating) await api<AdminUser>("/auth/admin/users", { method: "POST", body });
+      else await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
+      showSuccess(t(creating ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
       navigate("/users");
     } catch {
-      // the client shows the error toast
+      // the client shows the error toast; nothing was saved
     } finally {
       setBusy(false);
     }
@@ -253,7 +256,7 @@ export default function EditUserPage() {
   return (
     <>
       <PageHeader title={editId === undefined ? t("editUser.createTitle") : t("editUser.editTitle")} />
-      <form onSubmit={submit}>
+      <form onSubmit={form.onSubmit((v) => void save(v))} noValidate>
         <Stack gap="lg">
           <Card withBorder>
             <Title order={2} size="h4" mb="md">
@@ -266,8 +269,7 @@ export default function EditUserPage() {
                     {t("editUser.salutation")}
                   </Text>
                   <SegmentedControl
-                    value={form.salutation}
-                    onChange={(v) => set("salutation", v as Salutation)}
+                    {...form.getInputProps("salutation")}
                     data={[
                       { value: "Ms", label: t("editUser.ms") },
                       { value: "Mr", label: t("editUser.mr") },
@@ -277,54 +279,38 @@ export default function EditUserPage() {
                 </div>
               )}
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput
-                  label={t("editUser.name")}
-                  value={form.name}
-                  onChange={(e) => set("name", e.currentTarget.value)}
-                  required
-                />
-                <TextInput
-                  label={t("editUser.surname")}
-                  value={form.surname}
-                  onChange={(e) => set("surname", e.currentTarget.value)}
-                  required
-                />
+                <TextInput label={t("editUser.name")} {...form.getInputProps("name")} required />
+                <TextInput label={t("editUser.surname")} {...form.getInputProps("surname")} required />
                 <TextInput
                   label={t("editUser.login")}
-                  value={form.login}
-                  onChange={(e) => set("login", e.currentTarget.value)}
-                  error={loginHasSpace ? t("account.username.noSpaces") : undefined}
+                  {...form.getInputProps("login")}
                   autoCapitalize="none"
                   required
                 />
-                <TextInput
-                  label={t("editUser.email")}
-                  type="email"
-                  value={form.email}
-                  onChange={(e) => set("email", e.currentTarget.value)}
-                />
+                <TextInput label={t("editUser.email")} type="email" {...form.getInputProps("email")} />
               </SimpleGrid>
               <Group align="flex-end" gap="xs" wrap="nowrap">
                 <PasswordInput
                   style={{ flex: 1 }}
-                  label={editId === undefined ? t("editUser.password") : t("editUser.newPassword")}
-                  description={editId === undefined ? undefined : t("editUser.passwordKeep")}
-                  value={form.password}
-                  onChange={(e) => set("password", e.currentTarget.value)}
+                  label={creating ? t("editUser.password") : t("editUser.newPassword")}
+                  description={creating ? undefined : t("editUser.passwordKeep")}
+                  {...form.getInputProps("password")}
+                  // The list below names every rule broken; the field itself only says that one is.
+                  error={form.errors.password ? true : undefined}
                   autoComplete="new-password"
-                  required={editId === undefined}
+                  required={creating}
                 />
                 <Button
                   variant="light"
                   leftSection={<IconWand size={16} />}
-                  onClick={() => set("password", generatePassword(random))}
+                  onClick={() => form.setFieldValue("password", generatePassword(random))}
                 >
                   {t("editUser.generate")}
                 </Button>
               </Group>
-              {problems.length > 0 && (
-                <List size="xs" c="dimmed" spacing={2}>
-                  {problems.map((p) => (
+              {passwordList.length > 0 && (
+                <List size="xs" c="dimmed" spacing={2} data-testid="password-problems">
+                  {passwordList.map((p) => (
                     <List.Item key={p}>{t(`password.${p}`)}</List.Item>
                   ))}
                 </List>
@@ -338,7 +324,11 @@ export default function EditUserPage() {
             </Title>
             <Group gap="xs" mb="md">
               {grantable.map((r) => (
-                <Chip key={r} checked={roles.includes(r)} onChange={() => set("roles", toggleRole(roles, r))}>
+                <Chip
+                  key={r}
+                  checked={roles.includes(r)}
+                  onChange={() => form.setFieldValue("roles", toggleRole(roles, r))}
+                >
                   {t(`roles.${r}`)}
                 </Chip>
               ))}
@@ -354,12 +344,10 @@ export default function EditUserPage() {
                   <Select
                     label={t("editUser.facility")}
                     data={options(facilities.data)}
-                    value={form.facility === null ? null : String(form.facility)}
-                    onChange={(v) => {
-                      set("facility", v === null ? null : Number(v));
-                      // Additional qualifications belong to a facility.
-                      setExtras([]);
-                    }}
+                    value={values.facility === null ? null : String(values.facility)}
+                    onChange={(v) => form.setFieldValue("facility", v === null ? null : Number(v))}
+                    onBlur={() => form.validateField("facility")}
+                    error={form.errors.facility}
                     searchable
                     required
                     maw={420}
@@ -395,28 +383,25 @@ export default function EditUserPage() {
               <MultiSelect
                 label={t("editUser.activities")}
                 data={options(activities.data)}
-                value={form.activities}
-                onChange={(v) => set("activities", v)}
+                {...form.getInputProps("activities")}
                 searchable
                 clearable
               />
               <MultiSelect
                 label={t("editUser.qualifications")}
                 data={options(qualifications.data)}
-                value={form.qualifications}
-                onChange={(v) => set("qualifications", v)}
+                {...form.getInputProps("qualifications")}
                 searchable
                 clearable
               />
             </SimpleGrid>
-            {facilityRule === "required" && form.facility !== null && (
+            {facilityRule === "required" && values.facility !== null && (
               <Stack gap="xs" mt="md">
                 <MultiSelect
                   label={t("editUser.additionalQualifications")}
                   description={t("editUser.additionalQualificationsHint")}
                   data={(facilityExtras.data ?? []).map((q) => ({ value: String(q.id), label: q.name }))}
-                  value={extras ?? []}
-                  onChange={setExtras}
+                  {...form.getInputProps("extras")}
                   searchable
                   clearable
                   nothingFoundMessage={t("editUser.noAdditionalQualifications")}
@@ -448,18 +433,11 @@ export default function EditUserPage() {
             <Text size="sm" c="dimmed" mb="md">
               {t("editUser.trainingsHint")}
             </Text>
-            {catalogue.data && trainings ? (
-              <TrainingSelection
-                catalogue={catalogue.data}
-                selected={trainings}
-                onChange={(next) => {
-                  setTrainings(next);
-                  setTrainingsTouched(true);
-                }}
-              />
-            ) : (
-              <Skeleton h={160} />
-            )}
+            <TrainingSelection
+              catalogue={catalogue}
+              selected={new Set(values.trainings)}
+              onChange={(next) => form.setFieldValue("trainings", [...next])}
+            />
           </Card>
 
           <Group justify="flex-end">
