@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // CI=1: a forgotten `.only` fails the run instead of silently skipping the rest.
+    allowOnly: !process.env.CI,
     projects: [
       {
         test: {
@@ -15,6 +17,8 @@ export default defineConfig({
           name: "api",
           include: ["apps/server/src/**/*.test.ts"],
           environment: "node",
+          // Migrates one template database; each file's database starts as a copy of it.
+          globalSetup: ["apps/server/test/global-setup.ts"],
           // Each file starts its own app on its own database; two at a time fit two cores.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

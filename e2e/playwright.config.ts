@@ -24,9 +24,10 @@ const chromium = {
 
 export default defineConfig({
   testDir: "./tests",
-  // The specs share the demo users of one server: one at a time, each leaving them as it found them.
-  workers: 1,
-  fullyParallel: false,
+  // Every test makes its own facility and users (tests/helpers.ts): two at a time, in any order.
+  // The demo users serve read only, except the notification spec's (about the demo data itself).
+  workers: 2,
+  fullyParallel: true,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 90_000,

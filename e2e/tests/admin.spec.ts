@@ -1,12 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { apiLogin, openAs, patchAs } from "./helpers";
+import { createFacility, createTeam, createUser, openAs, setLanguage, unique } from "./helpers";
 
 test("an administrator creates, edits and deletes an employee @phone", async ({ page }) => {
-  const suffix = Date.now().toString(36);
+  const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
+  const suffix = unique();
   const login = `lena.${suffix}`;
-  await openAs(page, "admin", "/users");
-  // Haus Sonnenhof has fewer users than the threshold: the full list shows.
-  await expect(page.getByTestId("user-card").filter({ hasText: "Emma Müller" })).toBeVisible();
+  await openAs(page, administrator, "/users");
+  // The facility has fewer users than the threshold: the full list shows.
+  await expect(page.getByTestId("user-card").filter({ hasText: `Emma ${employee.surname}` })).toBeVisible();
 
   await page.goto("/edituser");
   await expect(page.getByRole("heading", { name: "Neues Profil" })).toBeVisible();
@@ -23,7 +24,7 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await expect(save).toBeDisabled();
   await page.getByRole("button", { name: "Erzeugen" }).click();
   await expect(page.getByText("Mindestens ein Großbuchstabe")).toBeHidden();
-  await expect(page.getByText("Haus Sonnenhof")).toBeVisible();
+  await expect(page.getByText(facility.name)).toBeVisible();
   await expect(save).toBeEnabled();
   await save.click();
   await expect(page.getByText("Benutzer angelegt")).toBeVisible();
@@ -39,12 +40,8 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await card.getByRole("button", { name: /Lena Test/ }).click();
   // The panel opens and loads the progress first (as in the delete test): click once it has settled.
   await expect(card.getByTestId("user-progress")).toBeVisible();
-  // About one phone run in eight the first click right after the panel opens leads nowhere
-  // (not understood yet, see the closing note of this session); a person would click again.
-  await expect(async () => {
-    if (!/\/edituser\/\d+$/.test(page.url())) await card.getByRole("link", { name: "Bearbeiten" }).click();
-    await expect(page).toHaveURL(/\/edituser\/\d+$/, { timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await card.getByRole("link", { name: "Bearbeiten" }).click();
+  await expect(page).toHaveURL(/\/edituser\/\d+$/);
   await expect(page.getByRole("heading", { name: "Profil bearbeiten" })).toBeVisible();
   await expect(page.getByLabel("Benutzername")).toHaveValue(login);
   await page.getByLabel("Nachname").fill(`Geändert ${suffix}`);
@@ -56,20 +53,10 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
 });
 
 test("an administrator deletes an employee after confirming 'Really delete this user?' @phone", async ({ page }) => {
-  const suffix = Date.now().toString(36);
-  const { token } = await apiLogin(page, "admin");
-  const created = await page.request.post("/api/auth/admin/users", {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      name: "Paul",
-      surname: `Löschbar ${suffix}`,
-      login: `paul.${suffix}`,
-      password: "Paul-1234!",
-      roles: ["employee"],
-    },
-  });
-  expect(created.status()).toBe(200);
-  await openAs(page, "admin", "/users");
+  const { facility, administrator } = await createTeam(page.request, ["administrator"]);
+  const suffix = unique();
+  await createUser(page.request, { facility, name: "Paul", surname: `Löschbar ${suffix}` });
+  await openAs(page, administrator, "/users");
   await page.getByLabel("Mitarbeitende suchen").fill(suffix);
   // The search replaces the full list once it answers: act on the result, not the list before it.
   await expect(page.getByTestId("search-busy")).toHaveCount(0);
@@ -91,9 +78,10 @@ test("an administrator deletes an employee after confirming 'Really delete this 
 });
 
 test("a supervisor reads the list with progress but cannot edit", async ({ page }) => {
-  await openAs(page, "supervisor", "/users");
-  const card = page.getByTestId("user-card").filter({ hasText: "Emma Müller" });
-  await card.getByRole("button", { name: /Emma Müller/ }).click();
+  const { supervisor, employee } = await createTeam(page.request, ["supervisor", "employee"]);
+  await openAs(page, supervisor, "/users");
+  const card = page.getByTestId("user-card").filter({ hasText: `Emma ${employee.surname}` });
+  await card.getByRole("button", { name: `Emma ${employee.surname}` }).click();
   await expect(card.getByTestId("user-progress")).toBeVisible();
   await expect(card.getByRole("link", { name: "Bearbeiten" })).toHaveCount(0);
   await page.goto("/edituser");
@@ -101,18 +89,19 @@ test("a supervisor reads the list with progress but cannot edit", async ({ page 
 });
 
 test("the employee search in English, across facilities for a Super-Admin", async ({ page }) => {
-  const { token, user } = await apiLogin(page, "content");
-  await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "en" });
-  try {
-    await openAs(page, "content", "/users");
-    await expect(page.getByRole("heading", { name: "Employee search" })).toBeVisible();
-    await page.getByLabel("Search employees").fill("nowak");
-    const card = page.getByTestId("user-card").filter({ hasText: "Łukasz Nowak" });
-    await card.getByRole("button", { name: /Łukasz Nowak/ }).click();
-    await expect(card.getByText("Haus Lindenhof")).toBeVisible();
-    await page.getByLabel("Search employees").fill("zzzz-nobody");
-    await expect(page.getByText("No search results")).toBeVisible();
-  } finally {
-    await patchAs(page, token, `/api/preferences/${user.id}`, { property: "language", value: "de" });
-  }
+  const { contentmanager } = await createTeam(page.request, ["contentmanager"]);
+  const [first, second] = [await createFacility(page.request), await createFacility(page.request)];
+  const tag = unique();
+  await createUser(page.request, { facility: first, name: "Jan", surname: `Nowak ${tag}` });
+  await createUser(page.request, { facility: second, name: "Łukasz", surname: `Nowak ${tag}` });
+  await setLanguage(page.request, contentmanager, "en");
+  await openAs(page, contentmanager, "/users");
+  await expect(page.getByRole("heading", { name: "Employee search" })).toBeVisible();
+  await page.getByLabel("Search employees").fill(`nowak ${tag}`);
+  await expect(page.getByTestId("user-card")).toHaveCount(2);
+  const card = page.getByTestId("user-card").filter({ hasText: `Łukasz Nowak ${tag}` });
+  await card.getByRole("button", { name: /Łukasz Nowak/ }).click();
+  await expect(card.getByText(second.name)).toBeVisible();
+  await page.getByLabel("Search employees").fill("zzzz-nobody");
+  await expect(page.getByText("No search results")).toBeVisible();
 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { apiLogin, openAs, patchAs } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createTeam, createUser, openAs, setLanguage, unique } from "./helpers";
 
 const TEXT = {
   de: {
@@ -26,63 +26,48 @@ const TEXT = {
   },
 } as const;
 
-async function createEmployee(page: Page, token: string, suffix: string) {
-  const res = await page.request.post("/api/auth/admin/users", {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name: "Mara", surname: `Matrix ${suffix}`, login: `mara.${suffix}`, password: "Mara-1234!" },
-  });
-  expect(res.status()).toBe(200);
-  return (await res.json()) as { id: number; login: string };
-}
-
 for (const lang of ["de", "en"] as const) {
   test(`an administrator assigns trainings and additional qualifications; the employee sees only those (${lang}) @phone`, async ({
     page,
   }) => {
     const text = TEXT[lang];
-    const suffix = `${lang}${Date.now().toString(36)}`;
-    const admin = await apiLogin(page, "admin");
-    const employee = await createEmployee(page, admin.token, suffix);
-    await patchAs(page, admin.token, `/api/preferences/${admin.user.id}`, { property: "language", value: lang });
-    try {
-      await openAs(page, "admin", `/edituser/${employee.id}`);
-      const tree = page.getByTestId("training-selection");
-      const topic = (name: string) => tree.getByTestId("selection-topic").filter({ hasText: name });
-      // A new user is assigned every training.
-      await expect(topic("Brandschutz")).toHaveAttribute("data-state", "all");
-      await tree.getByRole("button", { name: text.none, exact: true }).click();
-      await expect(topic("Brandschutz")).toHaveAttribute("data-state", "none");
-      // Topic box: all its trainings; one training of another topic: that topic is 'some'.
-      await topic("Brandschutz").getByRole("checkbox", { name: "Brandschutz" }).check();
-      await expect(topic("Brandschutz")).toHaveAttribute("data-state", "all");
-      await tree.getByRole("button", { name: text.expandHygiene }).click();
-      await tree.getByRole("checkbox", { name: "Händehygiene" }).check();
-      await expect(topic("Hygiene und Infektionsschutz")).toHaveAttribute("data-state", "some");
-      await expect(tree.getByText(text.count)).toBeVisible();
+    const suffix = `${lang}${unique()}`;
+    const { facility, administrator } = await createTeam(page.request, ["administrator"]);
+    const employee = await createUser(page.request, { facility, name: "Mara", surname: `Matrix ${suffix}` });
+    await setLanguage(page.request, administrator, lang);
+    await openAs(page, administrator, `/edituser/${employee.id}`);
+    const tree = page.getByTestId("training-selection");
+    const topic = (name: string) => tree.getByTestId("selection-topic").filter({ hasText: name });
+    // A new user is assigned every training.
+    await expect(topic("Brandschutz")).toHaveAttribute("data-state", "all");
+    await tree.getByRole("button", { name: text.none, exact: true }).click();
+    await expect(topic("Brandschutz")).toHaveAttribute("data-state", "none");
+    // Topic box: all its trainings; one training of another topic: that topic is 'some'.
+    await topic("Brandschutz").getByRole("checkbox", { name: "Brandschutz" }).check();
+    await expect(topic("Brandschutz")).toHaveAttribute("data-state", "all");
+    await tree.getByRole("button", { name: text.expandHygiene }).click();
+    await tree.getByRole("checkbox", { name: "Händehygiene" }).check();
+    await expect(topic("Hygiene und Infektionsschutz")).toHaveAttribute("data-state", "some");
+    await expect(tree.getByText(text.count)).toBeVisible();
 
-      await page.getByLabel(text.newExtra).fill(`Praxisanleitung ${suffix}`);
-      await page.getByRole("button", { name: text.addExtra }).click();
-      await expect(page.getByText(text.extraAdded)).toBeVisible();
-      await page.getByRole("button", { name: text.save, exact: true }).click();
-      await expect(page.getByText(text.saved)).toBeVisible();
+    await page.getByLabel(text.newExtra).fill(`Praxisanleitung ${suffix}`);
+    await page.getByRole("button", { name: text.addExtra }).click();
+    await expect(page.getByText(text.extraAdded)).toBeVisible();
+    await page.getByRole("button", { name: text.save, exact: true }).click();
+    await expect(page.getByText(text.saved)).toBeVisible();
 
-      // Saved: the form shows it again.
-      await page.goto(`/edituser/${employee.id}`);
-      await expect(topic("Hygiene und Infektionsschutz")).toHaveAttribute("data-state", "some");
-      await expect(topic("Erste Hilfe und Notfall")).toHaveAttribute("data-state", "none");
-      await expect(page.getByTestId("additional-qualifications").locator("..")).toContainText(
-        `Praxisanleitung ${suffix}`,
-      );
-    } finally {
-      // Tokens live 40 s on the test server: a fresh one for the clean-up.
-      const again = await apiLogin(page, "admin");
-      await patchAs(page, again.token, `/api/preferences/${admin.user.id}`, { property: "language", value: "de" });
-    }
+    // Saved: the form shows it again.
+    await page.goto(`/edituser/${employee.id}`);
+    await expect(topic("Hygiene und Infektionsschutz")).toHaveAttribute("data-state", "some");
+    await expect(topic("Erste Hilfe und Notfall")).toHaveAttribute("data-state", "none");
+    await expect(page.getByTestId("additional-qualifications").locator("..")).toContainText(
+      `Praxisanleitung ${suffix}`,
+    );
 
     // The employee learns exactly the assigned trainings.
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
-    await openAs(page, employee.login, "/", "Mara-1234!");
+    await openAs(page, employee, "/");
     const topics = page.locator('a[href^="/topic/"]');
     await expect(topics).toHaveCount(2);
     await expect(page.getByRole("link", { name: "Brandschutz" })).toBeVisible();
@@ -90,10 +75,5 @@ for (const lang of ["de", "en"] as const) {
     await expect(page.getByRole("link", { name: "Händehygiene" })).toBeVisible();
     await expect(page.getByRole("link", { name: /Lebensmittelhygiene/ })).toHaveCount(0);
     await expect(page.getByRole("link", { name: /Multiresistente Erreger/ })).toHaveCount(0);
-
-    const cleanup = await apiLogin(page, "admin");
-    await page.request.delete(`/api/auth/admin/users/${employee.id}`, {
-      headers: { authorization: `Bearer ${cleanup.token}` },
-    });
   });
 }

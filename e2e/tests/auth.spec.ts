@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_PASSWORD, dismissTutorial, openAs, openUserMenu } from "./helpers";
+import { createTeam, DEMO_PASSWORD, dismissTutorial, openAs, openUserMenu, TEST_PASSWORD } from "./helpers";
 
 test.describe("login and logout", () => {
+  // The demo login itself, read only: the README tells people to log in with it.
   test("an employee logs in with the form and logs out @phone", async ({ page }) => {
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
@@ -25,8 +26,9 @@ test.describe("login and logout", () => {
   });
 
   test("a wrong password gives the error toast and keeps the user on the login", async ({ page }) => {
+    const { employee } = await createTeam(page.request, ["employee"]);
     await page.goto("/login");
-    await page.getByLabel("Benutzername").fill("employee");
+    await page.getByLabel("Benutzername").fill(employee.login);
     await page.getByLabel("Passwort", { exact: true }).fill("Falsch-123!");
     await page.getByRole("button", { name: "Anmelden" }).click();
     await expect(page.getByText("Benutzername oder Passwort ist falsch")).toBeVisible();
@@ -34,19 +36,21 @@ test.describe("login and logout", () => {
   });
 
   test("forgot password asks for a username first, then informs the admin", async ({ page }) => {
+    const { employee } = await createTeam(page.request, ["administrator", "employee"]);
     await page.goto("/login");
     await page.getByRole("button", { name: "Passwort vergessen?" }).click();
     await expect(page.getByText("Bitte geben Sie einen Benutzernamen ein")).toBeVisible();
-    await page.getByLabel("Benutzername").fill("employee2");
+    await page.getByLabel("Benutzername").fill(employee.login);
     await page.getByRole("button", { name: "Passwort vergessen?" }).click();
     await expect(page.getByText("Ihr Administrator wurde informiert")).toBeVisible();
   });
 
   test("a deep link leads to the login and back to the deep link", async ({ page }) => {
+    const { supervisor } = await createTeam(page.request, ["supervisor"]);
     await page.goto("/account");
     await expect(page).toHaveURL(/\/login$/);
-    await page.getByLabel("Benutzername").fill("supervisor");
-    await page.getByLabel("Passwort", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByLabel("Benutzername").fill(supervisor.login);
+    await page.getByLabel("Passwort", { exact: true }).fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Anmelden" }).click();
     await expect(page).toHaveURL(/\/account$/);
     await dismissTutorial(page);
@@ -56,14 +60,16 @@ test.describe("login and logout", () => {
 
 test.describe("roles", () => {
   test("an employee opening a staff page sees the not-found screen @phone", async ({ page }) => {
-    await openAs(page, "employee", "/progress");
+    const { employee } = await createTeam(page.request, ["employee"]);
+    await openAs(page, employee, "/progress");
     await expect(page.getByRole("heading", { name: "Seite nicht gefunden" })).toBeVisible();
     await page.goto("/this/does/not/exist");
     await expect(page.getByRole("heading", { name: "Seite nicht gefunden" })).toBeVisible();
   });
 
   test("an administrator reaches the staff pages from the menu and has no trainings at /", async ({ page }) => {
-    await openAs(page, "admin", "/");
+    const { administrator } = await createTeam(page.request, ["administrator"]);
+    await openAs(page, administrator, "/");
     await expect(page.getByTestId("no-training-access")).toBeVisible();
     await openUserMenu(page);
     await page.getByRole("menuitem", { name: "Fortschrittsübersicht" }).click();
@@ -74,7 +80,8 @@ test.describe("roles", () => {
   });
 
   test("the version label opens the version modal", async ({ page }) => {
-    await openAs(page, "employee", "/");
+    const { employee } = await createTeam(page.request, ["employee"]);
+    await openAs(page, employee, "/");
     await page.getByRole("button", { name: "Versionsinformationen" }).click();
     const dialog = page.getByRole("dialog", { name: "Version" });
     await expect(dialog).toBeVisible();

@@ -1,22 +1,36 @@
-import { expect, type Page } from "@playwright/test";
+import crypto from "node:crypto";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 
 export const DEMO_PASSWORD = "Demo-1234!";
+/** The password of every user the factories create. */
+export const TEST_PASSWORD = "Test-1234!";
+const TUTORIAL_PROMPT_KEY = "carecampus.tutorial-prompt";
+
+type Role = "superchris" | "contentmanager" | "administrator" | "supervisor" | "employee";
 
 interface ApiLogin {
   token: string;
   user: { id: number };
 }
 
+/** Who logs in: a demo login (demo password) or a user the factories made. */
+export type Who = string | { login: string; password: string };
+
 /** Logs in through the API (not the form) and returns the token and user. */
-export async function apiLogin(page: Page, login: string, password = DEMO_PASSWORD): Promise<ApiLogin> {
-  const res = await page.request.post("/api/auth/login", { data: { login, password } });
-  expect(res.status(), `login ${login}`).toBe(200);
+export async function apiLogin(page: Page, who: Who, password = DEMO_PASSWORD): Promise<ApiLogin> {
+  return loginWith(page.request, who, password);
+}
+
+async function loginWith(request: APIRequestContext, who: Who, password = DEMO_PASSWORD): Promise<ApiLogin> {
+  const creds = typeof who === "string" ? { login: who, password } : { login: who.login, password: who.password };
+  const res = await request.post("/api/auth/login", { data: creds });
+  expect(res.status(), `login ${creds.login}`).toBe(200);
   return (await res.json()) as ApiLogin;
 }
 
-/** Opens `path` logged in as `login`, through the token-in-URL login of spec §2. */
-export async function openAs(page: Page, login: string, path = "/", password = DEMO_PASSWORD): Promise<ApiLogin> {
-  const session = await apiLogin(page, login, password);
+/** Opens `path` logged in as `who`, through the token-in-URL login of spec §2. */
+export async function openAs(page: Page, who: Who, path = "/", password = DEMO_PASSWORD): Promise<ApiLogin> {
+  const session = await apiLogin(page, who, password);
   const sep = path.includes("?") ? "&" : "?";
   await page.goto(`${path}${sep}token=${session.token}`);
   await expect(page).not.toHaveURL(/token=/);
@@ -24,14 +38,22 @@ export async function openAs(page: Page, login: string, path = "/", password = D
   return session;
 }
 
-/** The tutorial start-up prompt greets every new session; answer 'no'. */
+/**
+ * The tutorial start-up prompt greets a new session of a user who has not turned it off; answer
+ * 'no'. Whether it shows is decided from what the app itself decides it from (the stored user
+ * and the tab's session storage), so no time is spent waiting for a dialog that never comes.
+ */
 export async function dismissTutorial(page: Page): Promise<void> {
+  // Logged in: the app has stored the user (the form login gets there a moment after its click).
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("carecampus.user") !== null)).toBe(true);
+  const prompts = await page.evaluate((key) => {
+    const user = JSON.parse(localStorage.getItem("carecampus.user") ?? "{}") as { show_help_redirect?: boolean };
+    return user.show_help_redirect === true && sessionStorage.getItem(key) === null;
+  }, TUTORIAL_PROMPT_KEY);
+  if (!prompts) return;
   const dialog = page.getByRole("dialog", { name: /Einführung|introduction/ });
-  await dialog.waitFor({ state: "visible", timeout: 5_000 }).catch(() => {});
-  if (await dialog.isVisible()) {
-    await dialog.getByRole("button", { name: /^(Nein|No)$/ }).click();
-    await expect(dialog).toBeHidden();
-  }
+  await dialog.getByRole("button", { name: /^(Nein|No)$/ }).click();
+  await expect(dialog).toBeHidden();
 }
 
 export async function patchAs(page: Page, token: string, url: string, data: unknown): Promise<void> {
@@ -41,4 +63,136 @@ export async function patchAs(page: Page, token: string, url: string, data: unkn
 
 export async function openUserMenu(page: Page): Promise<void> {
   await page.getByTestId("user-menu").click();
+}
+
+/* ---------- Factories: every test makes its own facility and users (workers run in parallel) ---------- */
+
+/**
+ * A suffix no other test of this run uses: the worker's index and a random part. Lower-case
+ * letters and digits only, so it fits logins, names and searches alike.
+ */
+export function unique(): string {
+  return `w${test.info().parallelIndex}${crypto.randomBytes(4).toString("hex")}`;
+}
+
+export interface Facility {
+  id: number;
+  name: string;
+}
+
+export interface TestUser {
+  id: number;
+  login: string;
+  password: string;
+  name: string;
+  surname: string;
+  roles: Role[];
+}
+
+/** The demo Super-Admin acts for the factories (read-only use of the demo data). */
+const superchrisTokens = new Map<string, { token: string; at: number }>();
+/** Tokens live 40 s on one of the test servers: a cached one is used for 15 s at most. */
+const TOKEN_REUSE_MS = 15_000;
+
+async function superchris(request: APIRequestContext): Promise<Record<string, string>> {
+  const server = test.info().project.use.baseURL ?? "";
+  let cached = superchrisTokens.get(server);
+  if (!cached || Date.now() - cached.at > TOKEN_REUSE_MS) {
+    const at = Date.now();
+    cached = { token: (await loginWith(request, "superchris")).token, at };
+    superchrisTokens.set(server, cached);
+  }
+  return { authorization: `Bearer ${cached.token}` };
+}
+
+/** A new facility named `Haus <label> <unique>`. */
+export async function createFacility(request: APIRequestContext, label = "Test"): Promise<Facility> {
+  const res = await request.post("/api/auth/admin/facilities", {
+    headers: await superchris(request),
+    data: { name: `Haus ${label} ${unique()}` },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Facility;
+}
+
+export interface UserSpec {
+  roles?: Role[];
+  /** Required for administrator, supervisor and employee; none for superchris and contentmanager. */
+  facility?: Facility | null;
+  name?: string;
+  /** Defaults to `Test <unique>`; the login is `<name>.<unique>`. */
+  surname?: string;
+  salutation?: "Mr" | "Ms" | "-";
+  activities?: number[];
+  qualifications?: number[];
+}
+
+/** A new user through POST /api/auth/admin/users, with TEST_PASSWORD. */
+export async function createUser(request: APIRequestContext, spec: UserSpec = {}): Promise<TestUser> {
+  const suffix = unique();
+  const name = spec.name ?? "Tessa";
+  const user = {
+    name,
+    surname: spec.surname ?? `Test ${suffix}`,
+    salutation: spec.salutation ?? "-",
+    login: `${name
+      .toLowerCase()
+      .normalize("NFD")
+      .replace(/[^a-z]/g, "")}.${suffix}`,
+    password: TEST_PASSWORD,
+    roles: spec.roles ?? ["employee"],
+    facility: spec.facility?.id ?? null,
+    activities: spec.activities ?? [],
+    qualifications: spec.qualifications ?? [],
+  };
+  const res = await request.post("/api/auth/admin/users", { headers: await superchris(request), data: user });
+  expect(res.status(), await res.text()).toBe(200);
+  const { id } = (await res.json()) as { id: number };
+  return { id, login: user.login, password: user.password, name, surname: user.surname, roles: user.roles };
+}
+
+/** A facility with one user of each given role in it (employee by default). */
+export async function createTeam<const R extends Role>(
+  request: APIRequestContext,
+  roles: readonly R[],
+): Promise<{ facility: Facility } & Record<R, TestUser>> {
+  const facility = await createFacility(request);
+  const team = { facility } as { facility: Facility } & Record<R, TestUser>;
+  for (const role of roles) {
+    const facilityless = role === "superchris" || role === "contentmanager";
+    (team as Record<R, TestUser>)[role] = await createUser(request, {
+      roles: [role],
+      facility: facilityless ? null : facility,
+      name: NAMES[role],
+    });
+  }
+  return team;
+}
+
+const NAMES: Record<Role, string> = {
+  superchris: "Chris",
+  contentmanager: "Clara",
+  administrator: "Andrea",
+  supervisor: "Stefan",
+  employee: "Emma",
+};
+
+/** Sets a user's interface language through the API (tests of the other languages). */
+export async function setLanguage(request: APIRequestContext, who: TestUser, language: string): Promise<void> {
+  const { token, user } = await loginWith(request, who);
+  const res = await request.patch(`/api/preferences/${user.id}`, {
+    data: { property: "language", value: language },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/**
+ * Runs the browser's timers `ms` ahead (page.clock must be installed), then sets its wall clock
+ * back to the real time: the server checks tokens with its real clock, and a browser clock
+ * running ahead would make the client think its token is about to expire.
+ */
+export async function runTimers(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms);
+  await page.clock.setSystemTime(new Date());
 }

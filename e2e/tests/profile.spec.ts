@@ -1,17 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { apiLogin, openAs, patchAs } from "./helpers";
+import { createTeam, openAs } from "./helpers";
 
 test("change avatar, theme and language @phone", async ({ page }) => {
-  // Start from the demo user's own preferences, whatever an earlier run left.
-  const { token, user } = await apiLogin(page, "employee2");
-  for (const [property, value] of [
-    ["avatar", "dolphin"],
-    ["theme", "carely"],
-    ["language", "de"],
-  ]) {
-    await patchAs(page, token, `/api/preferences/${user.id}`, { property, value });
-  }
-  await openAs(page, "employee2", "/profile");
+  // A new user starts with the default avatar, the Carely theme and German.
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await openAs(page, employee, "/profile");
   await expect(page.getByRole("heading", { name: "Mein Profil" })).toBeVisible();
 
   await page.getByRole("button", { name: "Fuchs" }).click();
@@ -31,10 +24,11 @@ test("change avatar, theme and language @phone", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "My profile" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
 
-  // Put everything back for the other specs.
+  // And back: light again, another avatar, German.
   await page.getByText("Carely", { exact: true }).click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "light");
   await page.getByRole("button", { name: "Dolphin" }).click();
+  await expect(page.getByRole("button", { name: "Dolphin" })).toHaveAttribute("aria-pressed", "true");
   await page.getByTestId("language-select").click();
   await page.getByRole("option", { name: "Deutsch" }).click();
   await expect(page.getByRole("heading", { name: "Mein Profil" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { openAs } from "./helpers";
+import { createTeam, openAs } from "./helpers";
 
 const COOKIE = "dont-show-carely-qm-msg-again";
 const days = (expires: number) => Math.round((expires * 1000 - Date.now()) / 86_400_000);
@@ -9,7 +9,8 @@ test("the QM notice shows once: closing hides it for a day, 'don't show again' f
   page,
   context,
 }) => {
-  await openAs(page, "supervisor", "/profile");
+  const { supervisor } = await createTeam(page.request, ["supervisor"]);
+  await openAs(page, supervisor, "/profile");
   const notice = page.getByRole("dialog", { name: "Hinweis zum Qualitätsmanagement" });
   await expect(notice).toBeVisible();
   await notice.getByRole("button", { name: "Schließen" }).first().click();

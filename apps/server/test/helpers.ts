@@ -5,6 +5,7 @@ import path from "node:path";
 import type { LoginResponse, Role } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
+import { inject } from "vitest";
 import { type AppDeps, buildApp } from "../src/app";
 import { hashPassword } from "../src/auth/passwords";
 import { createTokenService } from "../src/auth/tokens";
@@ -14,19 +15,31 @@ import { facilities } from "../src/db/schema";
 import { seedReferenceLists } from "../src/demo/seed";
 import { createMailer, type Mailer } from "../src/mail/mailer";
 import { insertUser } from "../src/users/service";
+import type {} from "./provided";
 
 /** `TEST_DB=pg` (with DATABASE_URL) runs the API tests on PostgreSQL, else on in-memory PGlite. */
 export const onPostgres = process.env.TEST_DB === "pg";
 
+let pgliteTemplate: Blob | undefined;
+
+/**
+ * The global setup (test/global-setup.ts) migrated one template database for the run: PGlite
+ * starts from its tarball, PostgreSQL copies it; openDatabase's migrate then finds nothing to do.
+ */
 async function openTestDatabase(): Promise<Database> {
-  if (!onPostgres) return openDatabase({});
+  if (!onPostgres) {
+    const template = inject("pgliteTemplate");
+    if (template) pgliteTemplate ??= new Blob([fs.readFileSync(template)]);
+    return openDatabase({ pgliteLoadDataDir: pgliteTemplate });
+  }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TEST_DB=pg needs DATABASE_URL");
   // Every test file gets its own database on the server, dropped when the file is done.
   const name = `cc_test_${crypto.randomBytes(6).toString("hex")}`;
+  const template = inject("pgTemplate");
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

@@ -71,6 +71,8 @@ export interface OpenOptions {
   pgliteDir?: string | undefined;
   /** PGlite starts PostgreSQL with fsync off (-F) by default; true drops that flag. */
   fsync?: boolean;
+  /** PGlite starts from this `dumpDataDir()` tarball (tests: an already migrated template). */
+  pgliteLoadDataDir?: Blob | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
@@ -96,10 +98,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       : PGlite.defaultStartParams;
     const client = await PGlite.create({
       ...(options.pgliteDir ? { dataDir: path.join(options.pgliteDir, "pglite") } : {}),
+      ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
       startParams,
     });
     // drizzle's pglite and node-postgres drivers share the query builder; one type serves both.
     const db = drizzlePglite(client, { schema }) as unknown as Db;
+    // On a loaded template this only confirms that every migration is applied.
     await migratePglite(db as never, { migrationsFolder });
     return {
       db,
