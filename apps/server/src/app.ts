@@ -1,4 +1,3 @@
-import type { VersionResponse } from "@carecampus/contract";
 import fastifyCompress from "@fastify/compress";
 import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
@@ -13,16 +12,14 @@ import {
 } from "fastify-type-provider-zod";
 import { assignmentRoutes } from "./assignments/routes";
 import { authRoutes } from "./auth/routes";
-import type { TokenService } from "./auth/tokens";
 import { certificateRoutes } from "./certificates/routes";
-import type { Config } from "./config";
-import type { Database } from "./db/client";
+import { contentRoutes } from "./content/routes";
+import type { AppDeps } from "./deps";
 import { registerErrorHandling } from "./errors";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
 import { learningRoutes } from "./learning/routes";
-import type { Mailer } from "./mail/mailer";
 import { notificationRoutes } from "./notifications/routes";
 import { overviewRoutes } from "./overview/routes";
 import { preferenceRoutes } from "./preferences/routes";
@@ -32,14 +29,7 @@ import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
 import { registerSpa } from "./web/spa";
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  tokens: TokenService;
-  mailer: Mailer;
-  version: VersionResponse;
-  now: () => Date;
-}
+export type { AppDeps };
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -129,6 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(certificateRoutes);
       await api.register(fileRoutes);
       await api.register(helpRoutes);
+      await api.register(contentRoutes);
       await api.register(adminUserRoutes);
       await api.register(facilityRoutes);
       await api.register(assignmentRoutes);

@@ -1,10 +1,10 @@
 import { type Catalogue, ErrorCode, type TrainingMatrix, type TrainingMatrixSave } from "@carecampus/contract";
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Actor } from "../auth/guards";
+import { type Actor, assertMay } from "../access/policy";
+import { requireUser } from "../access/scope";
 import { type Db, runAll, type Tx } from "../db/client";
 import { topics, trainingMatrices, trainingMatrixEntries, trainings } from "../db/schema";
 import { AppError } from "../errors";
-import { assertEditor, assertGrantable, assertStaff, loadVisible } from "../users/admin-service";
 
 const current = and(eq(trainings.retired, false), eq(topics.retired, false));
 
@@ -47,7 +47,7 @@ export async function loadCatalogue(db: Db | Tx): Promise<Catalogue> {
 }
 
 export async function getCatalogue(db: Db, actor: Actor): Promise<Catalogue> {
-  assertStaff(actor);
+  assertMay(actor, "catalogue.read");
   return loadCatalogue(db);
 }
 
@@ -86,8 +86,7 @@ async function loadMatrix(db: Db | Tx, userId: number): Promise<TrainingMatrix> 
 
 /** GET /filter/admin/trainingsmatrix/{user_id}: staff within their facility. */
 export async function getTrainingMatrix(db: Db, actor: Actor, userId: number): Promise<TrainingMatrix> {
-  assertStaff(actor);
-  await loadVisible(db, actor, userId);
+  await requireUser(db, actor, "user.read", userId);
   return loadMatrix(db, userId);
 }
 
@@ -145,10 +144,9 @@ export async function saveTrainingMatrix(
   input: TrainingMatrixSave,
   now: Date,
 ): Promise<TrainingMatrix> {
-  assertEditor(actor);
+  assertMay(actor, "user.edit");
   return db.transaction(async (tx) => {
-    const target = await loadVisible(tx, actor, input.user_id);
-    assertGrantable(actor, target.roles);
+    const target = await requireUser(tx, actor, "user.edit", input.user_id);
     const wanted = input.topics.flatMap((topic) =>
       topic.trainings.map((t) => ({ topicId: topic.topic_id, id: t.training_id })),
     );

@@ -1,18 +1,10 @@
-import { ErrorCode, hasAnyRole, type Language, type Role, seesAllFacilities } from "@carecampus/contract";
+import { ErrorCode } from "@carecampus/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { type Action, type Actor, assertMay } from "../access/policy";
 import { AppError } from "../errors";
 import { loadSessionUser } from "../users/service";
 
-/** The logged-in user as every guard and service sees them. */
-export interface Actor {
-  id: number;
-  login: string;
-  name: string;
-  surname: string;
-  roles: Role[];
-  facilityId: number | null;
-  language: Language;
-}
+export type { Actor };
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -31,15 +23,15 @@ function readToken(request: FastifyRequest, allowQuery: boolean): string | undef
 }
 
 export interface GuardOptions {
-  /** Roles admitted; superchris always passes. Omit for every logged-in user. */
-  roles?: readonly Role[];
+  /** The access action whose role rule admits the caller (access/policy.ts). Omit for every logged-in user. */
+  admit?: Action;
   /** Accept `?token=` (ARCHITECTURE decision 9: download and static-file endpoints only). */
   queryToken?: boolean;
 }
 
 /**
  * onRequest hook: verifies the bearer token, reloads the user (a deleted user or a changed
- * password ends the session at once) and checks the roles.
+ * password ends the session at once) and admits the caller through the access module.
  */
 export function authenticate(options: GuardOptions = {}) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -58,9 +50,7 @@ export function authenticate(options: GuardOptions = {}) {
       facilityId: user.facilityId,
       language: claims.lng,
     };
-    if (options.roles && !hasAnyRole(user.roles, options.roles)) {
-      throw new AppError(ErrorCode.forbidden, "Your role may not do this");
-    }
+    if (options.admit) assertMay(request.actor, options.admit);
   };
 }
 
@@ -68,24 +58,4 @@ export function authenticate(options: GuardOptions = {}) {
 export function actorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
   return request.actor;
-}
-
-/** May `actor` see a user of `facilityId`? superchris/contentmanager all; staff their own facility. */
-export function mayAccessFacility(actor: Actor, facilityId: number | null): boolean {
-  if (seesAllFacilities(actor.roles)) return true;
-  return facilityId !== null && actor.facilityId === facilityId;
-}
-
-/** May `actor` see this user's data? Themselves, or staff whose scope includes the user. */
-export function maySeeUser(actor: Actor, target: { id: number; facilityId: number | null }): boolean {
-  if (actor.id === target.id) return true;
-  if (!hasAnyRole(actor.roles, ["contentmanager", "administrator", "supervisor"])) return false;
-  return mayAccessFacility(actor, target.facilityId);
-}
-
-/** Only the user themselves (or superchris) may act on their own account and preferences. */
-export function requireSelf(actor: Actor, userId: number): void {
-  if (actor.id !== userId && !actor.roles.includes("superchris")) {
-    throw new AppError(ErrorCode.userNotFound, "User not found");
-  }
 }

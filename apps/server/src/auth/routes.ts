@@ -23,6 +23,7 @@ const loginKey = (request: FastifyRequest, field: string) => {
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const max = app.deps.config.loginRateLimit;
+  const session = () => ({ db: app.deps.database.db, tokens: app.deps.tokens });
   // Two limits: per IP (guessing many logins) and per login (guessing one login from many IPs).
   const perIp = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (req) => `ip:${req.ip}` });
   const limited = (field: string) => {
@@ -45,7 +46,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       },
       preHandler: limited("login"),
     },
-    (request) => login(app.deps, request.body.login, request.body.password),
+    (request) => login(session(), request.body.login, request.body.password),
   );
 
   r.post(
@@ -56,7 +57,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const actor = actorOf(request);
-      return { token: await refresh(app.deps, actor.id, request.query.lang ?? actor.language) };
+      return { token: await refresh(session(), actor.id, request.query.lang ?? actor.language) };
     },
   );
 
@@ -71,7 +72,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       preHandler: limited("user_login"),
     },
     async (request) => {
-      await forgotPassword(app.deps, request.body.user_login);
+      await forgotPassword({ db: app.deps.database.db, mailer: app.deps.mailer }, request.body.user_login);
       return { informed: true as const };
     },
   );

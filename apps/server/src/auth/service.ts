@@ -1,26 +1,26 @@
 import { ErrorCode, type Language, type LoginResponse } from "@carecampus/contract";
 import { and, inArray, isNotNull } from "drizzle-orm";
-import type { AppDeps } from "../app";
 import { users } from "../db/schema";
+import type { NotifyDeps, SessionDeps } from "../deps";
 import { AppError } from "../errors";
 import { createNotifications } from "../notifications/service";
 import { findUserByLogin, getUser, loadSessionUser, usersWithRole } from "../users/service";
 import { verifyPassword } from "./passwords";
 
 /** Login: unknown login and wrong password give the same answer (1000) in the same time. */
-export async function login(deps: AppDeps, loginName: string, password: string): Promise<LoginResponse> {
-  const found = await findUserByLogin(deps.database.db, loginName);
+export async function login(deps: SessionDeps, loginName: string, password: string): Promise<LoginResponse> {
+  const found = await findUserByLogin(deps.db, loginName);
   const ok = await verifyPassword(found?.passwordHash, password);
   if (!found || !ok) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
-  const user = await getUser(deps.database.db, found.id);
-  const session = await loadSessionUser(deps.database.db, found.id);
+  const user = await getUser(deps.db, found.id);
+  const session = await loadSessionUser(deps.db, found.id);
   if (!user || !session) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
   const token = await deps.tokens.sign({ ...session, language: user.language });
   return { token, user };
 }
 
-export async function refresh(deps: AppDeps, userId: number, language: Language): Promise<string> {
-  const session = await loadSessionUser(deps.database.db, userId);
+export async function refresh(deps: SessionDeps, userId: number, language: Language): Promise<string> {
+  const session = await loadSessionUser(deps.db, userId);
   if (!session) throw new AppError(ErrorCode.sessionExpired, "Session expired");
   return deps.tokens.sign({ ...session, language });
 }
@@ -30,8 +30,8 @@ export async function refresh(deps: AppDeps, userId: number, language: Language)
  * facility — superusers for users without one. An unknown login gets the same answer as a
  * known one, so the call reveals nothing about which logins exist.
  */
-export async function forgotPassword(deps: AppDeps, loginName: string): Promise<void> {
-  const { db } = deps.database;
+export async function forgotPassword(deps: NotifyDeps, loginName: string): Promise<void> {
+  const { db } = deps;
   const found = await findUserByLogin(db, loginName);
   if (!found) return;
   const user = await getUser(db, found.id);

@@ -10,7 +10,7 @@ import { bearer, createCast, createTestApp, type TestContext } from "../../test/
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { trainings, users } from "../db/schema";
-import { issueCertificate } from "../learning/quiz";
+import { issueCertificate } from "./service";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;

@@ -1,12 +1,9 @@
-import { ErrorBody, ErrorCode, Id, UserIdParams, UserProgress } from "@carecampus/contract";
+import { ErrorBody, Id, UserIdParams, UserProgress } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { actorOf, authenticate, maySeeUser } from "../auth/guards";
-import { AppError } from "../errors";
-import { loadSnapshot, toUserProgress } from "../learning/progress";
-import { loadSessionUser } from "../users/service";
-import { certificatePdf } from "./service";
+import { actorOf, authenticate } from "../auth/guards";
+import { certificatePdf, getUserProgress } from "./service";
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
@@ -41,14 +38,6 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ["progress"], params: UserIdParams, response: { 200: UserProgress, ...errors } },
       onRequest: authenticate(),
     },
-    async (request) => {
-      const actor = actorOf(request);
-      const target = await loadSessionUser(db, request.params.id);
-      if (!target || !maySeeUser(actor, { id: target.id, facilityId: target.facilityId })) {
-        throw new AppError(ErrorCode.userNotFound, "User not found");
-      }
-      const now = app.deps.now();
-      return toUserProgress(await loadSnapshot(db, target.id, now), now);
-    },
+    (request) => getUserProgress({ db, now: app.deps.now }, actorOf(request), request.params.id),
   );
 }

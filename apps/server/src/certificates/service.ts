@@ -1,11 +1,58 @@
-import { ErrorCode } from "@carecampus/contract";
+import crypto from "node:crypto";
+import type { UserProgress } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
-import type { Actor } from "../auth/guards";
-import { maySeeUser } from "../auth/guards";
-import type { Db } from "../db/client";
+import { type Actor, assertMay, notFound } from "../access/policy";
+import { requireUser } from "../access/scope";
+import type { Db, Tx } from "../db/client";
 import { certificates, facilities, topics, trainings, users } from "../db/schema";
-import { AppError } from "../errors";
+import type { DbClock } from "../deps";
+import { loadSnapshot, toUserProgress } from "../learning/progress";
 import { renderCertificate } from "./pdf";
+
+/** What issuing needs of a training: its validity, its points and the certificate held now. */
+export interface CertifiedTraining {
+  id: number;
+  validityMonths: number;
+  points: number;
+  newest: { expiresAt: Date } | null;
+}
+
+function addMonths(date: Date, months: number): Date {
+  const d = new Date(date);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
+/**
+ * Issues the training's certificate (decision 4): from the old expiry when renewed before it,
+ * otherwise from now; the training's points come with it. Runs inside the caller's transaction.
+ */
+export async function issueCertificate(
+  tx: Tx,
+  userId: number,
+  training: CertifiedTraining,
+  now: Date,
+  markedBy: number | null = null,
+): Promise<number> {
+  const base = training.newest && training.newest.expiresAt > now ? training.newest.expiresAt : now;
+  const [row] = await tx
+    .insert(certificates)
+    .values({
+      userId,
+      trainingId: training.id,
+      acquiredAt: now,
+      expiresAt: addMonths(base, training.validityMonths),
+      points: training.points,
+      markedBy,
+      verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+    })
+    .returning({ id: certificates.id });
+  return (row as { id: number }).id;
+}
 
 /** The PDF of a certificate, for its owner and the staff allowed to see that user (else 1011). */
 export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<{ pdf: Uint8Array; filename: string }> {
@@ -30,9 +77,9 @@ export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<
     .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
     .innerJoin(topics, eq(topics.id, trainings.topicId))
     .where(eq(certificates.id, id));
-  if (!row || !maySeeUser(actor, { id: row.userId, facilityId: row.facilityId })) {
-    throw new AppError(ErrorCode.certificateNotFound, "Certificate not found");
-  }
+  // A certificate of a user the actor may not see is answered like a missing one.
+  if (!row) throw notFound("certificate.view");
+  assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
   const pdf = await renderCertificate({
     name: row.name,
     surname: row.surname,
@@ -53,4 +100,11 @@ export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<
       .replace(/\s+/g, "-")
       .slice(0, 60);
   return { pdf, filename: `Zertifikat-${slug(row.training)}-${slug(`${row.name}-${row.surname}`)}.pdf` };
+}
+
+/** GET /progress/admin/users/{id}: the user's progress, their own for /profile or a user within the staff member's scope. */
+export async function getUserProgress(deps: DbClock, actor: Actor, userId: number): Promise<UserProgress> {
+  const target = await requireUser(deps.db, actor, "user.view", userId);
+  const now = deps.now();
+  return toUserProgress(await loadSnapshot(deps.db, target.id, now), now);
 }

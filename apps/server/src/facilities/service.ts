@@ -1,24 +1,23 @@
-import { ErrorCode, hasAnyRole, type NamedItem, seesAllFacilities } from "@carecampus/contract";
+import { ErrorCode, type NamedItem } from "@carecampus/contract";
 import { asc, eq, sql } from "drizzle-orm";
-import type { Actor } from "../auth/guards";
+import { type Actor, assertMay, facilityScope } from "../access/policy";
 import type { Db } from "../db/client";
 import { activities, facilities, qualifications } from "../db/schema";
 import { AppError } from "../errors";
 
 /** Facilities the actor may assign: all for superchris/contentmanager, the own one for administrators. */
 export async function listFacilities(db: Db, actor: Actor): Promise<NamedItem[]> {
-  if (!hasAnyRole(actor.roles, ["administrator", "contentmanager"])) {
-    throw new AppError(ErrorCode.forbidden, "Your role may not list facilities");
-  }
+  assertMay(actor, "facilities.list");
   const query = db.select({ id: facilities.id, name: facilities.name }).from(facilities);
-  if (seesAllFacilities(actor.roles)) return query.orderBy(asc(facilities.name));
-  if (actor.facilityId === null) return [];
-  return query.where(eq(facilities.id, actor.facilityId));
+  const scope = facilityScope(actor);
+  if (scope === "all") return query.orderBy(asc(facilities.name));
+  if (scope === null) return [];
+  return query.where(eq(facilities.id, scope));
 }
 
 /** Creates a facility (contentmanager, superchris); names are unique case-insensitively. */
 export async function createFacility(db: Db, actor: Actor, name: string, max: number | undefined): Promise<NamedItem> {
-  if (!seesAllFacilities(actor.roles)) throw new AppError(ErrorCode.forbidden, "Only a Super-Admin creates facilities");
+  assertMay(actor, "facilities.create");
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(42002)`);
     if (max !== undefined) {

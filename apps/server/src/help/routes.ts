@@ -1,8 +1,7 @@
-import { ContentVersion, ErrorBody, HelpRequestCreate, HelpRequestCreated } from "@carecampus/contract";
+import { ErrorBody, HelpRequestCreate, HelpRequestCreated } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf, authenticate } from "../auth/guards";
-import { currentContentVersion } from "../content/service";
 import { createHelpRequest } from "./service";
 
 export async function helpRoutes(app: FastifyInstance): Promise<void> {
@@ -17,14 +16,8 @@ export async function helpRoutes(app: FastifyInstance): Promise<void> {
         body: HelpRequestCreate,
         response: { 200: HelpRequestCreated, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
-      onRequest: authenticate({ roles: ["employee"] }),
+      onRequest: authenticate({ admit: "help.ask" }),
     },
     async (request) => ({ id: await createHelpRequest(db, actorOf(request), request.body.question_id) }),
-  );
-
-  r.get(
-    "/content/CurrentContentVersion",
-    { schema: { tags: ["content"], response: { 200: ContentVersion, 401: ErrorBody } }, onRequest: authenticate() },
-    async () => ({ version: await currentContentVersion(db) }),
   );
 }

@@ -1,6 +1,6 @@
 import { ErrorCode } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../auth/guards";
+import type { Actor } from "../access/policy";
 import type { Db } from "../db/client";
 import { helpRequests, questionnaires, questions, topics, trainings } from "../db/schema";
 import { AppError } from "../errors";

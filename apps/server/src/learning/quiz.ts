@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { type AnswerResult, ErrorCode, type Finished, type NextQuestion } from "@carecampus/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { issueCertificate } from "../certificates/service";
 import { type Db, runAll, type Tx } from "../db/client";
 import { answers, certificates, media, questions, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
@@ -173,43 +174,6 @@ export async function nextQuestion(
     count,
     total,
   };
-}
-
-function addMonths(date: Date, months: number): Date {
-  const d = new Date(date);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
-}
-
-/**
- * Issues the training's certificate (decision 4): from the old expiry when renewed before it,
- * otherwise from now; the training's points come with it. Runs inside the caller's transaction.
- */
-export async function issueCertificate(
-  tx: Tx,
-  userId: number,
-  training: Pick<TrainingState, "id" | "validityMonths" | "points" | "newest">,
-  now: Date,
-  markedBy: number | null = null,
-): Promise<number> {
-  const base = training.newest && training.newest.expiresAt > now ? training.newest.expiresAt : now;
-  const [row] = await tx
-    .insert(certificates)
-    .values({
-      userId,
-      trainingId: training.id,
-      acquiredAt: now,
-      expiresAt: addMonths(base, training.validityMonths),
-      points: training.points,
-      markedBy,
-      verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
-    })
-    .returning({ id: certificates.id });
-  return (row as { id: number }).id;
 }
 
 /**

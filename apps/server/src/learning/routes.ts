@@ -25,7 +25,7 @@ const PracticeQuery = z.object({ practice: z.enum(["true", "false"]).optional() 
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 // Learning is the employee's: other roles have no trainings (spec §2).
-const learner = authenticate({ roles: ["employee"] });
+const learner = authenticate({ admit: "learning.take" });
 
 export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();

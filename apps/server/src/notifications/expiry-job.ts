@@ -1,6 +1,5 @@
 import { daysUntil, formatDate } from "@carecampus/contract";
 import { and, desc, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
-import type { AppDeps } from "../app";
 import { isAssigned } from "../assignments/service";
 import type { Tx } from "../db/client";
 import {
@@ -14,6 +13,7 @@ import {
   userRoles,
   users,
 } from "../db/schema";
+import type { AppDeps } from "../deps";
 import { type CustomMessage, insertNotifications, type NewNotification } from "./service";
 
 /** Days before expiry at which a notice goes out (ARCHITECTURE decision 7), least urgent first. */

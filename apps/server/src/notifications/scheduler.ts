@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { AppDeps } from "../app";
+import type { AppDeps } from "../deps";
 import { type ExpiryJobResult, runExpiryJob } from "./expiry-job";
 
 /** Every day at 06:00 server time, before the early shift starts. */

@@ -54,7 +54,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { query } = request;
       const { stream, filename } = await exportOverview(
-        app.deps,
+        { db, now: app.deps.now },
         actorOf(request),
         query.facilityName,
         query.topicId,
@@ -84,6 +84,12 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate(),
     },
     (request) =>
-      markPassiveTraining(app.deps, actorOf(request), request.params.id, request.body.topicID, request.body.trainingID),
+      markPassiveTraining(
+        { db, now: app.deps.now },
+        actorOf(request),
+        request.params.id,
+        request.body.topicID,
+        request.body.trainingID,
+      ),
   );
 }

@@ -5,25 +5,24 @@ import {
   expiryColourer,
   Language,
   type OverviewCell,
-  seesAllFacilities,
   type TopicOverview,
 } from "@carecampus/contract";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import type { AppDeps } from "../app";
+import { type Actor, assertMay, facilityScope, notFound } from "../access/policy";
+import { requireUser } from "../access/scope";
 import { isAssigned } from "../assignments/service";
-import { type Actor, maySeeUser } from "../auth/guards";
+import { issueCertificate } from "../certificates/service";
 import type { Db, Tx } from "../db/client";
-import { certificates, facilities, preferences, topics, trainings, userRoles, users } from "../db/schema";
+import { certificates, facilities, preferences, topics, trainings, userRoles } from "../db/schema";
+import type { DbClock } from "../deps";
 import { AppError } from "../errors";
-import { issueCertificate } from "../learning/quiz";
-import { assertStaff } from "../users/admin-service";
 import { type Learners, loadLearners, loadTopicGrid, NOT_ASSIGNED, type OverviewGrid } from "./grid";
 import { isoFormatter } from "./iso";
 import { exportFileName, writeOverviewWorkbook } from "./xlsx";
 
 /**
- * The facility an overview covers: facility-bound staff their own (a different name is
- * refused), Super-Admins all (undefined) or the one named.
+ * The facility an overview covers: facility-bound staff their own (another name is answered
+ * like an unknown one, 1003), Super-Admins all (undefined) or the one named.
  */
 export async function overviewScope(
   db: Db | Tx,
@@ -31,25 +30,19 @@ export async function overviewScope(
   facilityName: string | undefined,
 ): Promise<{ id: number; name: string } | undefined> {
   const name = facilityName?.normalize("NFC").trim() || undefined;
-  if (!seesAllFacilities(actor.roles)) {
-    const [own] =
-      actor.facilityId === null
-        ? []
-        : await db
-            .select({ id: facilities.id, name: facilities.name })
-            .from(facilities)
-            .where(eq(facilities.id, actor.facilityId));
-    if (!own || (name !== undefined && name.toLowerCase() !== own.name.toLowerCase())) {
-      throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
-    }
-    return own;
-  }
-  if (name === undefined) return undefined;
-  const [row] = await db
-    .select({ id: facilities.id, name: facilities.name })
-    .from(facilities)
-    .where(eq(sql`lower(${facilities.name})`, name.toLowerCase()));
-  if (!row) throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
+  const scope = facilityScope(actor);
+  if (name === undefined && scope === "all") return undefined;
+  const columns = { id: facilities.id, name: facilities.name };
+  // A named facility, else the actor's own (a bound actor without one has none).
+  const where =
+    name !== undefined
+      ? eq(sql`lower(${facilities.name})`, name.toLowerCase())
+      : typeof scope === "number"
+        ? eq(facilities.id, scope)
+        : sql`false`;
+  const [row] = await db.select(columns).from(facilities).where(where);
+  if (!row) throw notFound("overview.read");
+  assertMay(actor, "overview.read", { facilityId: row.id });
   return row;
 }
 
@@ -93,7 +86,7 @@ export async function getTopicOverview(
   facilityName: string | undefined,
   now: Date,
 ): Promise<TopicOverview> {
-  assertStaff(actor);
+  assertMay(actor, "overview.read");
   const facility = await overviewScope(db, actor, facilityName);
   return toTopicOverview(await loadTopicGrid(db, topicId, facility?.id), now);
 }
@@ -104,20 +97,16 @@ export async function getTopicOverview(
  * training twice on one day gives the first certificate back (a double click is no renewal).
  */
 export async function markPassiveTraining(
-  deps: AppDeps,
+  deps: DbClock,
   actor: Actor,
   userId: number,
   topicId: number,
   trainingId: number,
 ): Promise<OverviewCell> {
-  assertStaff(actor);
+  assertMay(actor, "training.markPassed");
   const now = deps.now();
-  return deps.database.db.transaction(async (tx) => {
-    const [target] = await tx
-      .select({ id: users.id, facilityId: users.facilityId })
-      .from(users)
-      .where(eq(users.id, userId));
-    if (!target || !maySeeUser(actor, target)) throw new AppError(ErrorCode.userNotFound, "User not found");
+  return deps.db.transaction(async (tx) => {
+    await requireUser(tx, actor, "training.markPassed", userId);
     const [training] = await tx
       .select({
         id: trainings.id,
@@ -172,14 +161,14 @@ export async function markPassiveTraining(
 
 /** GET /progress/admin/export/xlsx: the workbook for the caller's scope, in their language. */
 export async function exportOverview(
-  deps: AppDeps,
+  deps: DbClock,
   actor: Actor,
   facilityName: string | undefined,
   topicId: number | undefined,
   onError: (err: unknown) => void,
 ) {
-  assertStaff(actor);
-  const { db } = deps.database;
+  assertMay(actor, "overview.read");
+  const { db } = deps;
   const now = deps.now();
   const facility = await overviewScope(db, actor, facilityName);
   const topicRows = await db

@@ -1,9 +1,8 @@
-import { ErrorBody, ErrorCode, Preferences, PreferencesPatch, UserIdParams } from "@carecampus/contract";
+import { ErrorBody, Preferences, PreferencesPatch, UserIdParams } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { actorOf, authenticate, requireSelf } from "../auth/guards";
-import { AppError } from "../errors";
-import { getPreferences, updatePreferences } from "./service";
+import { actorOf, authenticate } from "../auth/guards";
+import { changeOwnPreferences, getOwnPreferences } from "./service";
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
@@ -17,12 +16,7 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ["preferences"], params: UserIdParams, response: { 200: Preferences, ...errors } },
       onRequest: authenticate(),
     },
-    async (request) => {
-      requireSelf(actorOf(request), request.params.id);
-      const prefs = await getPreferences(db, request.params.id);
-      if (!prefs) throw new AppError(ErrorCode.userNotFound, "User not found");
-      return prefs;
-    },
+    (request) => getOwnPreferences(db, actorOf(request), request.params.id),
   );
 
   r.patch(
@@ -36,12 +30,6 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
       },
       onRequest: authenticate(),
     },
-    async (request) => {
-      requireSelf(actorOf(request), request.params.id);
-      const before = await getPreferences(db, request.params.id);
-      if (!before) throw new AppError(ErrorCode.userNotFound, "User not found");
-      await updatePreferences(db, request.params.id, request.body);
-      return { ...before, [request.body.property]: request.body.value };
-    },
+    (request) => changeOwnPreferences(db, actorOf(request), request.params.id, request.body),
   );
 }

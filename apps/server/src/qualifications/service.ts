@@ -1,10 +1,10 @@
-import { type AdditionalQualification, ErrorCode, seesAllFacilities } from "@carecampus/contract";
+import { type AdditionalQualification, ErrorCode } from "@carecampus/contract";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { type Actor, mayAccessFacility } from "../auth/guards";
+import { type Action, type Actor, assertMay, facilityScope, notFound } from "../access/policy";
+import { requireUser } from "../access/scope";
 import type { Db, Tx } from "../db/client";
 import { additionalQualifications, facilities, userAdditionalQualifications } from "../db/schema";
 import { AppError } from "../errors";
-import { assertEditor, assertGrantable, assertStaff, loadVisible } from "../users/admin-service";
 
 const COLUMNS = {
   id: additionalQualifications.id,
@@ -12,10 +12,11 @@ const COLUMNS = {
   facility: additionalQualifications.facilityId,
 };
 
-async function assertFacility(db: Db, actor: Actor, facilityId: number): Promise<void> {
+/** A facility the action may be done in: unknown and out-of-scope facilities both give 1003. */
+async function assertFacility(db: Db, actor: Actor, action: Action, facilityId: number): Promise<void> {
+  assertMay(actor, action, { facilityId });
   const [row] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.id, facilityId));
-  if (!row || !mayAccessFacility(actor, facilityId))
-    throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
+  if (!row) throw notFound(action);
 }
 
 /** GET /external[?facility]: one facility's list; without it, the own facility's (or all for Super-Admins). */
@@ -24,10 +25,11 @@ export async function listAdditionalQualifications(
   actor: Actor,
   facilityId: number | undefined,
 ): Promise<AdditionalQualification[]> {
-  assertStaff(actor);
-  const facility = facilityId ?? (seesAllFacilities(actor.roles) ? undefined : actor.facilityId);
+  assertMay(actor, "qualifications.list");
+  const scope = facilityScope(actor);
+  const facility = facilityId ?? (scope === "all" ? undefined : scope);
   if (facility === null) return [];
-  if (facility !== undefined) await assertFacility(db, actor, facility);
+  if (facility !== undefined) await assertFacility(db, actor, "qualifications.list", facility);
   return db
     .select(COLUMNS)
     .from(additionalQualifications)
@@ -41,8 +43,8 @@ export async function createAdditionalQualification(
   actor: Actor,
   input: { name: string; facility: number },
 ): Promise<AdditionalQualification> {
-  assertEditor(actor);
-  await assertFacility(db, actor, input.facility);
+  assertMay(actor, "qualifications.create");
+  await assertFacility(db, actor, "qualifications.create", input.facility);
   const [inserted] = await db
     .insert(additionalQualifications)
     .values({ name: input.name, facilityId: input.facility })
@@ -60,10 +62,7 @@ export async function getUserAdditionalQualifications(
   actor: Actor,
   userId: number,
 ): Promise<AdditionalQualification[]> {
-  if (userId !== actor.id) {
-    assertStaff(actor);
-    await loadVisible(db, actor, userId);
-  }
+  await requireUser(db, actor, "user.qualifications.read", userId);
   return db
     .select(COLUMNS)
     .from(userAdditionalQualifications)
@@ -134,12 +133,11 @@ export async function setUserAdditionalQualifications(
   userId: number,
   ids: number[],
 ): Promise<AdditionalQualification[]> {
-  assertEditor(actor);
+  assertMay(actor, "user.edit");
   const unique = [...new Set(ids)];
   await db.transaction(async (tx) => {
-    const target = await loadVisible(tx, actor, userId);
-    assertGrantable(actor, target.roles);
-    await writeUserAdditionalQualifications(tx, userId, target.facility?.id ?? null, unique);
+    const target = await requireUser(tx, actor, "user.edit", userId);
+    await writeUserAdditionalQualifications(tx, userId, target.facilityId, unique);
   });
   return getUserAdditionalQualifications(db, actor, userId);
 }

@@ -25,6 +25,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
+  const writeDeps = () => ({ db, now: app.deps.now, maxUsers: app.deps.config.maxUsers });
 
   r.get(
     "/auth/admin/users",
@@ -65,8 +66,8 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     },
     (request) => {
       const { body, query } = request;
-      if (!Array.isArray(body)) return createUserByAdmin(app.deps, actorOf(request), body);
-      return importUsers(app.deps, actorOf(request), body, {
+      if (!Array.isArray(body)) return createUserByAdmin(writeDeps(), actorOf(request), body);
+      return importUsers(writeDeps(), actorOf(request), body, {
         deleteMissing: query.deleteNotIncludedUsers === "true",
         dryRun: query.dryRun === "true",
       });
@@ -84,7 +85,7 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
       },
       onRequest: authenticate(),
     },
-    (request) => updateUserByAdmin(app.deps, actorOf(request), request.params.id, request.body),
+    (request) => updateUserByAdmin(writeDeps(), actorOf(request), request.params.id, request.body),
   );
 
   r.delete(

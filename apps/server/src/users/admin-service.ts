@@ -3,21 +3,16 @@ import {
   type AdminUserList,
   ErrorCode,
   facilityRequirement,
-  grantableRoles,
-  hasAnyRole,
   isValidPassword,
   normaliseRoles,
   type Role,
-  STAFF_ROLES,
-  seesAllFacilities,
-  USER_EDITOR_ROLES,
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
 import { and, asc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
-import type { AppDeps } from "../app";
+import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
+import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
-import { type Actor, mayAccessFacility } from "../auth/guards";
 import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import {
@@ -29,38 +24,21 @@ import {
   userRoles,
   users,
 } from "../db/schema";
+import type { DbClock, UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
 import { dropForeignAdditionalQualifications, writeUserAdditionalQualifications } from "../qualifications/service";
 import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
 
 const LIST_LIMIT = 500;
 
-/** Staff may list users; an employee may not (1015). */
-export function assertStaff(actor: Actor): void {
-  if (!hasAnyRole(actor.roles, STAFF_ROLES)) {
-    throw new AppError(ErrorCode.notAllowedToSeeEmployees, "You are not allowed to see employees");
-  }
-}
-
-export function assertEditor(actor: Actor): void {
-  if (!hasAnyRole(actor.roles, USER_EDITOR_ROLES))
-    throw new AppError(ErrorCode.forbidden, "Your role may not edit users");
-}
-
-/** Users outside the actor's facilities are invisible: superchris/contentmanager see all. */
-function scope(actor: Actor): SQL | undefined {
-  if (seesAllFacilities(actor.roles)) return undefined;
-  return actor.facilityId === null ? sql`false` : eq(users.facilityId, actor.facilityId);
-}
-
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** GET /auth/admin/users[?query=]: search over name, surname and login, within scope. */
 export async function listUsers(db: Db, actor: Actor, query: string | undefined): Promise<AdminUserList> {
-  assertStaff(actor);
+  assertMay(actor, "users.list");
   const q = (query ?? "").normalize("NFC").trim();
   const words = q.split(/\s+/).filter(Boolean).slice(0, 5);
-  const conditions = [scope(actor)];
+  const conditions = [userScope(actor)];
   for (const w of words) {
     const pattern = `%${escapeLike(w)}%`;
     conditions.push(or(ilike(users.name, pattern), ilike(users.surname, pattern), ilike(users.login, pattern)));
@@ -79,31 +57,21 @@ export async function listUsers(db: Db, actor: Actor, query: string | undefined)
   return { users: rows.map(toMasterData), total: count?.n ?? 0 };
 }
 
-/** A user the actor may see, or 1002 — missing and invisible users look alike. */
-export async function loadVisible(db: Db | Tx, actor: Actor, id: number): Promise<AdminUser> {
+/** The administration's view of a user (the caller has been admitted by the access module). */
+async function loadAdminUser(db: Db | Tx, id: number): Promise<AdminUser> {
   const [row] = await db
     .select(MASTER_DATA)
     .from(users)
     .leftJoin(facilities, eq(facilities.id, users.facilityId))
     .where(eq(users.id, id));
-  const user = row ? toMasterData(row) : undefined;
-  // Invisible and missing users get the same answer: never another facility's data.
-  if (!user || (user.id !== actor.id && !mayAccessFacility(actor, user.facility?.id ?? null))) {
-    throw new AppError(ErrorCode.userNotFound, "User not found");
-  }
-  return user;
+  if (!row) throw new AppError(ErrorCode.userNotFound, "User not found");
+  return toMasterData(row);
 }
 
+/** GET /auth/admin/users/{id}: staff, a user of their facilities (else 1002, like a missing one). */
 export async function getAdminUser(db: Db, actor: Actor, id: number): Promise<AdminUser> {
-  assertStaff(actor);
-  return loadVisible(db, actor, id);
-}
-
-export function assertGrantable(actor: Actor, roles: readonly Role[]): void {
-  const allowed = grantableRoles(actor.roles);
-  const refused = roles.filter((r) => !allowed.includes(r));
-  if (refused.length > 0)
-    throw new AppError(ErrorCode.forbidden, `You may not grant the role(s): ${refused.join(", ")}`);
+  await requireUser(db, actor, "user.read", id);
+  return loadAdminUser(db, id);
 }
 
 /** Resolves and checks the facility for a set of roles (spec §5, §6). */
@@ -127,11 +95,12 @@ async function resolveFacility(
     return null;
   }
   // Administrators act inside their own facility only.
-  const facilityId = seesAllFacilities(actor.roles) ? requested : (requested ?? actor.facilityId);
+  const scope = facilityScope(actor);
+  const facilityId = scope === "all" ? requested : (requested ?? scope);
   if (facilityId === null || facilityId === undefined) {
     throw new AppError(ErrorCode.facilityRequired, "Users need to be assigned to a facility");
   }
-  if (!mayAccessFacility(actor, facilityId)) throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
+  assertMay(actor, "user.place", { facilityId });
   const [row] = await tx.select({ id: facilities.id }).from(facilities).where(eq(facilities.id, facilityId));
   if (!row) throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
   return facilityId;
@@ -186,19 +155,19 @@ async function writeAssignments(
 }
 
 /** POST /auth/admin/users: every rule of spec §5 and §6, in one transaction. */
-export async function createUserByAdmin(deps: AppDeps, actor: Actor, input: UserCreate): Promise<AdminUser> {
-  assertEditor(actor);
+export async function createUserByAdmin(deps: UserWriteDeps, actor: Actor, input: UserCreate): Promise<AdminUser> {
+  assertMay(actor, "users.create");
   const roles = normaliseRoles(input.roles);
-  assertGrantable(actor, roles);
+  assertMayGrant(actor, roles);
   assertPassword(input.password);
   const hash = await hashPassword(input.password);
-  const id = await deps.database.db.transaction(async (tx) => {
+  const id = await deps.db.transaction(async (tx) => {
     // Serialises creations: the user limit and the login check hold under concurrency.
     await tx.execute(sql`select pg_advisory_xact_lock(42003)`);
     const facilityId = await resolveFacility(tx, actor, roles, input.facility);
     await assertKnownIds(tx, input.activities, input.qualifications);
     if (await isLoginTaken(tx, input.login)) throw new AppError(ErrorCode.loginInUse, "Username already in use");
-    const max = deps.config.maxUsers;
+    const max = deps.maxUsers;
     if (max !== undefined) {
       const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(users);
       if ((row?.n ?? 0) >= max) throw new AppError(ErrorCode.maxUsersReached, "Maximum number of users reached");
@@ -222,28 +191,25 @@ export async function createUserByAdmin(deps: AppDeps, actor: Actor, input: User
     await writeAssignments(tx, actor, userId, facilityId, input, deps.now());
     return userId;
   });
-  return loadVisible(deps.database.db, actor, id);
+  return loadAdminUser(deps.db, id);
 }
 
 /** PATCH /auth/admin/users/{id}. */
 export async function updateUserByAdmin(
-  deps: AppDeps,
+  deps: DbClock,
   actor: Actor,
   id: number,
   patch: UserUpdate,
 ): Promise<AdminUser> {
-  assertEditor(actor);
+  assertMay(actor, "user.edit");
   if (patch.password !== undefined) assertPassword(patch.password);
   const hash = patch.password !== undefined ? await hashPassword(patch.password) : undefined;
-  await deps.database.db.transaction(async (tx) => {
-    const current = await loadVisible(tx, actor, id);
+  await deps.db.transaction(async (tx) => {
     // Nobody edits a user holding a role they could not grant (an administrator, a superuser).
-    assertGrantable(actor, current.roles);
+    await requireUser(tx, actor, "user.edit", id);
+    const current = await loadAdminUser(tx, id);
     const roles = patch.roles !== undefined ? normaliseRoles(patch.roles) : current.roles;
-    assertGrantable(actor, roles);
-    if (id === actor.id && patch.roles !== undefined && !roles.every((r) => current.roles.includes(r))) {
-      throw new AppError(ErrorCode.forbidden, "You cannot give yourself new roles");
-    }
+    assertMayGrant(actor, roles, current);
     const facilityId = await resolveFacility(
       tx,
       actor,
@@ -285,16 +251,14 @@ export async function updateUserByAdmin(
     if (facilityId !== (current.facility?.id ?? null)) await dropForeignAdditionalQualifications(tx, id, facilityId);
     await writeAssignments(tx, actor, id, facilityId, patch, deps.now());
   });
-  return loadVisible(deps.database.db, actor, id);
+  return loadAdminUser(deps.db, id);
 }
 
 /** DELETE /auth/admin/users/{id}: never oneself, never a user with a role the actor cannot grant. */
 export async function deleteUserByAdmin(db: Db, actor: Actor, id: number): Promise<void> {
-  assertEditor(actor);
+  assertMay(actor, "user.delete");
   await db.transaction(async (tx) => {
-    const target = await loadVisible(tx, actor, id);
-    if (target.id === actor.id) throw new AppError(ErrorCode.forbidden, "You cannot delete yourself");
-    assertGrantable(actor, target.roles);
+    await requireUser(tx, actor, "user.delete", id);
     await tx.delete(users).where(eq(users.id, id));
   });
 }

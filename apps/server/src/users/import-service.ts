@@ -8,8 +8,7 @@ import {
   type Role,
 } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
-import type { AppDeps } from "../app";
-import type { Actor } from "../auth/guards";
+import { type Actor, assertMay } from "../access/policy";
 import { hashPassword } from "../auth/passwords";
 import { type Db, runAll, type Tx } from "../db/client";
 import {
@@ -22,8 +21,8 @@ import {
   userRoles,
   users,
 } from "../db/schema";
+import type { UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
-import { assertStaff } from "./admin-service";
 
 /** Rows per INSERT: well under PostgreSQL's 65 535 bind parameters for every table written. */
 const CHUNK = 1000;
@@ -296,17 +295,18 @@ export interface ImportOptions {
  * hashed before the transaction opens, so the database is held only for the writes.
  */
 export async function importUsers(
-  deps: AppDeps,
+  deps: UserWriteDeps,
   actor: Actor,
   rows: ImportRow[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  assertStaff(actor);
-  if (!actor.roles.includes("superchris")) throw new AppError(ErrorCode.forbidden, "Only a superuser imports users");
-  const { db } = deps.database;
+  // Staff who are not superusers learn the import exists (403); employees get 1015 like any user list.
+  assertMay(actor, "users.list");
+  assertMay(actor, "users.import");
+  const { db } = deps;
   const first = await planImport(db, actor, rows, options.deleteMissing);
   if (first.problems.length > 0) refuse(first.problems);
-  await assertUserLimit(db, deps.config.maxUsers, first.plan);
+  await assertUserLimit(db, deps.maxUsers, first.plan);
   if (options.dryRun) return summary(first.plan);
 
   const passwords = new Map<number, string>();
@@ -318,7 +318,7 @@ export async function importUsers(
     // Planned again under the lock: another request may have changed users while we hashed.
     const again = await planImport(tx, actor, rows, options.deleteMissing);
     if (again.problems.length > 0) refuse(again.problems);
-    await assertUserLimit(tx, deps.config.maxUsers, again.plan);
+    await assertUserLimit(tx, deps.maxUsers, again.plan);
     const missing = again.plan.actions.filter((a) => a.kind === "create" && !hashes.has(a.row));
     for (const a of missing) hashes.set(a.row, await hashPassword(rows[a.row]?.password ?? ""));
     await writePlan(tx, again.plan, hashes, deps.now());

@@ -12,6 +12,7 @@ import {
   type User,
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
+import { type Actor, assertMay, notFound } from "../access/policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
@@ -140,6 +141,15 @@ export async function getUser(db: Db | Tx, id: number): Promise<User | undefined
   };
 }
 
+/** GET /auth/users/{id}: the user themselves, or a user within the staff member's scope; else 1002. */
+export async function getVisibleUser(db: Db, actor: Actor, id: number): Promise<User> {
+  const user = await getUser(db, id);
+  // Users outside the caller's scope are answered as not found: never their data.
+  if (!user) throw notFound("user.view");
+  assertMay(actor, "user.view", { id: user.id, facilityId: user.facility?.id ?? null, roles: user.roles });
+  return user;
+}
+
 export interface NewUser {
   login: string;
   name: string;
@@ -226,6 +236,15 @@ export async function changeAccount(db: Db, userId: number, patch: AccountPatch)
       return;
     }
   }
+}
+
+/** PATCH /auth/users/{id}: only the user themselves (or a superuser) changes an account. */
+export async function changeOwnAccount(db: Db, actor: Actor, userId: number, patch: AccountPatch): Promise<User> {
+  assertMay(actor, "user.account", { id: userId });
+  await changeAccount(db, userId, patch);
+  const user = await getUser(db, userId);
+  if (!user) throw notFound("user.account");
+  return user;
 }
 
 export async function hideHelpRedirect(db: Db, userId: number): Promise<void> {

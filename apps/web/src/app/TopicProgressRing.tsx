@@ -1,7 +1,7 @@
 import { RingProgress, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useTopics } from "../features/learning/queries";
+import { useTopics } from "../queries/learning";
 import { useRequiredSession } from "../session/store";
 
 /** The navbar ring: the employee's share of correctly answered questions over all topics. */

@@ -1,7 +1,7 @@
 import { mayOpenRoute, type RouteName } from "@carecampus/contract";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
-import { NotFoundPage } from "../features/not-found/NotFoundPage";
+import { NotFoundPage } from "../components/NotFoundPage";
 import { useSession } from "../session/store";
 
 /** Unauthenticated visitors go to /login, and come back to the requested page after it. */

@@ -1,7 +1,7 @@
 import { lazy, type ReactNode } from "react";
 import { createBrowserRouter, Outlet } from "react-router";
+import { NotFoundPage } from "../components/NotFoundPage";
 import { LoginPage } from "../features/auth/LoginPage";
-import { NotFoundPage } from "../features/not-found/NotFoundPage";
 import { ComingPage } from "../features/placeholders/ComingPage";
 import { RequireAuth, RequireRole } from "./guards";
 import { LockoutDialog } from "./LockoutDialog";

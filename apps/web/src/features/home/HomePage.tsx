@@ -2,7 +2,7 @@ import { Alert, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useRequiredSession } from "../../session/store";
-import { TopicGrid } from "../learning/TopicGrid";
+import { TopicGrid } from "./TopicGrid";
 
 /** Start page: the topic grid; users without the employee role see that they have no trainings (spec §2). */
 export default function HomePage() {

@@ -28,9 +28,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, authedUrl, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
+import { invalidateLearning } from "../../queries/learning";
 import { pickFeedback } from "./feedback";
 import classes from "./learning.module.css";
-import { invalidateLearning, useNextQuestion, useTraining } from "./queries";
+import { useNextQuestion, useTraining } from "./queries";
 import { useQuiz } from "./useQuiz";
 
 const ALLOWED_TAGS = ["p", "strong", "em", "b", "i", "u", "ul", "ol", "li", "br", "a", "code", "small", "sub", "sup"];

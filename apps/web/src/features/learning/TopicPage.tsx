@@ -3,10 +3,10 @@ import { Badge, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Unstyl
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
+import classes from "../../components/cards.module.css";
 import { ExpiryBadge } from "../../components/ExpiryBadge";
+import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
-import { NotFoundPage } from "../not-found/NotFoundPage";
-import classes from "./learning.module.css";
 import { useTopic } from "./queries";
 
 function TrainingCard({ topicId, training }: { topicId: number; training: Training }) {

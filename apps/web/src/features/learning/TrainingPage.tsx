@@ -7,8 +7,8 @@ import { useNavigate, useParams } from "react-router";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { ExpiryBadge } from "../../components/ExpiryBadge";
+import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
-import { NotFoundPage } from "../not-found/NotFoundPage";
 import { useTraining } from "./queries";
 
 function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questionnaire) => void }) {

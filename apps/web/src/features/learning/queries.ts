@@ -1,19 +1,7 @@
-import type { NextQuestion, Topic, TopicDetail, TrainingDetail, UserProgress } from "@carecampus/contract";
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import type { NextQuestion, TopicDetail, TrainingDetail } from "@carecampus/contract";
+import { useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
-
-export const learningKeys = {
-  all: ["learning"] as const,
-  topics: ["learning", "topics"] as const,
-  topic: (id: number) => ["learning", "topic", id] as const,
-  training: (topic: number, training: number) => ["learning", "training", topic, training] as const,
-  question: (topic: number, training: number, q: number, practice: boolean) =>
-    ["learning", "question", topic, training, q, practice] as const,
-  progress: (userId: number) => ["learning", "progress", userId] as const,
-};
-
-export const useTopics = (enabled = true) =>
-  useQuery({ queryKey: learningKeys.topics, queryFn: () => api<Topic[]>("/progress/topics"), enabled });
+import { learningKeys } from "../../queries/learning";
 
 export const useTopic = (id: number) =>
   useQuery({ queryKey: learningKeys.topic(id), queryFn: () => api<TopicDetail>(`/progress/topics/${id}/trainings`) });
@@ -35,18 +23,3 @@ export const useNextQuestion = (topic: number, training: number, q: number, enab
     staleTime: 0,
     gcTime: 0,
   });
-
-export const useUserProgress = (userId: number, enabled = true) =>
-  useQuery({
-    queryKey: learningKeys.progress(userId),
-    queryFn: () => api<UserProgress>(`/progress/admin/users/${userId}`),
-    enabled,
-  });
-
-/**
- * After an answer every count on every learning screen may have changed. The quiz's own
- * next-question query is left alone: the quiz fetches it when the user moves on.
- */
-export function invalidateLearning(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: learningKeys.all, predicate: (q) => q.queryKey[1] !== "question" });
-}

@@ -18,7 +18,7 @@ import { useTranslation } from "react-i18next";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
-import { useUserProgress } from "../learning/queries";
+import { useUserProgress } from "../../queries/learning";
 
 function Stat({ label, value, total }: { label: string; value: number; total?: number }) {
   const percent = total ? Math.round((value / total) * 100) : 0;

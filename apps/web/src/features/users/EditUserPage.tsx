@@ -43,15 +43,14 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { api, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
+import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { TrainingSelection } from "../../components/TrainingSelection";
+import { useCatalogue, useFacilities } from "../../queries/admin";
 import { useRequiredSession } from "../../session/store";
-import { NotFoundPage } from "../not-found/NotFoundPage";
 import {
   useActivities,
   useAdminUser,
-  useCatalogue,
-  useFacilities,
   useFacilityExtras,
   useQualifications,
   userKeys,

@@ -24,8 +24,8 @@ import { api, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
+import { useUserProgress } from "../../queries/learning";
 import { useRequiredSession } from "../../session/store";
-import { useUserProgress } from "../learning/queries";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
 

@@ -2,18 +2,18 @@ import type {
   AdditionalQualification,
   AdminUser,
   AdminUserList,
-  Catalogue,
   NamedItem,
   TrainingMatrix,
 } from "@carecampus/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
+import { adminListKeys } from "../../queries/admin";
 
 export const userKeys = {
   all: ["users"] as const,
   list: (query: string) => ["users", "list", query] as const,
   one: (id: number) => ["users", "one", id] as const,
-  facilities: ["users", "facilities"] as const,
+  facilities: adminListKeys.facilities,
   qualifications: ["users", "qualifications"] as const,
   activities: ["users", "activities"] as const,
 };
@@ -36,9 +36,6 @@ export const useAdminUser = (id: number | undefined) =>
     enabled: id !== undefined,
   });
 
-export const useFacilities = (enabled: boolean) =>
-  useQuery({ queryKey: userKeys.facilities, queryFn: () => api<NamedItem[]>("/auth/admin/facilities"), enabled });
-
 export const useQualifications = () =>
   useQuery({
     queryKey: userKeys.qualifications,
@@ -50,13 +47,6 @@ export const useActivities = () =>
   useQuery({
     queryKey: userKeys.activities,
     queryFn: () => api<NamedItem[]>("/filter/list/activityfocus"),
-    staleTime: 600_000,
-  });
-
-export const useCatalogue = () =>
-  useQuery({
-    queryKey: ["catalogue"],
-    queryFn: () => api<Catalogue>("/filter/list/topics"),
     staleTime: 600_000,
   });
 

@@ -1,9 +1,9 @@
 import { Button, Image, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import notFound from "../../assets/not-found.svg";
-import { UserAvatar } from "../../components/UserAvatar";
-import { useSession } from "../../session/store";
+import notFound from "../assets/not-found.svg";
+import { useSession } from "../session/store";
+import { UserAvatar } from "./UserAvatar";
 
 /** 'Page not found', an image and the user's avatar (spec §2). */
 export function NotFoundPage() {

@@ -3,8 +3,8 @@ import { Alert, Badge, Card, Group, Progress, SimpleGrid, Skeleton, Text, Unstyl
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
-import classes from "./learning.module.css";
-import { useTopics } from "./queries";
+import classes from "../../components/cards.module.css";
+import { useTopics } from "../../queries/learning";
 
 function TopicCard({ topic }: { topic: Topic }) {
   const { t } = useTranslation();

@@ -1,0 +1,266 @@
+import {
+  ErrorCode,
+  grantableRoles,
+  hasAnyRole,
+  type Language,
+  type Role,
+  STAFF_ROLES,
+  seesAllFacilities,
+  USER_EDITOR_ROLES,
+} from "@carecampus/contract";
+import { AppError } from "../errors";
+
+/** The logged-in user as every guard, policy and service sees them. */
+export interface Actor {
+  id: number;
+  login: string;
+  name: string;
+  surname: string;
+  roles: Role[];
+  facilityId: number | null;
+  language: Language;
+}
+
+/**
+ * What an action is done to: a user (id, facility, roles) or a facility (facility only). A
+ * certificate, a matrix or a progress page is the user it belongs to.
+ */
+export interface Target {
+  id?: number;
+  /** Unknown or none: outside every bound actor's facility. */
+  facilityId?: number | null;
+  roles?: readonly Role[];
+}
+
+export type Outcome = "allow" | "forbidden" | "not-found";
+
+interface Failure {
+  code: ErrorCode;
+  message: string;
+}
+
+interface Policy {
+  /** Roles admitted (superchris passes every role check, spec §6); null: every logged-in user. */
+  roles: readonly Role[] | null;
+  /** What a refused role is told: forbidden, or not-found where even the refusal would reveal the target. */
+  refused: "forbidden" | "not-found";
+  forbidden?: Failure;
+  notFound?: Failure;
+  /** allow: the actor acting on themselves passes before any other rule; refuse: never on themselves. */
+  self?: "allow" | "refuse";
+  /** The message of a refused `self: "refuse"`. */
+  selfRefused?: string;
+  /** The target must lie in the actor's facilities (the actor themselves always does); else not-found. */
+  scope?: true;
+  /** Only users whose every role the actor could grant (nobody manages a more powerful user). */
+  grant?: true;
+}
+
+const NOT_STAFF: Failure = {
+  code: ErrorCode.notAllowedToSeeEmployees,
+  message: "You are not allowed to see employees",
+};
+const NOT_EDITOR: Failure = { code: ErrorCode.forbidden, message: "Your role may not edit users" };
+const NOT_LEARNER: Failure = { code: ErrorCode.forbidden, message: "Your role may not do this" };
+const USER_NOT_FOUND: Failure = { code: ErrorCode.userNotFound, message: "User not found" };
+const FACILITY_NOT_FOUND: Failure = { code: ErrorCode.facilityNotFound, message: "Facility not found" };
+
+/**
+ * Every permission rule of spec §6 in one table (ARCHITECTURE decision 17). Invisible and
+ * missing targets look alike: what lies in another facility is answered with the feature's
+ * not-found code, never 403.
+ */
+export const POLICIES = {
+  /** Quiz and learning pages: only learners have trainings (spec §2). */
+  "learning.take": { roles: ["employee"], refused: "forbidden", forbidden: NOT_LEARNER },
+  "help.ask": { roles: ["employee"], refused: "forbidden", forbidden: NOT_LEARNER },
+  /** User search and the choices of a matrix: staff (1015 for everyone else, spec §8). */
+  "users.list": { roles: STAFF_ROLES, refused: "forbidden", forbidden: NOT_STAFF },
+  "catalogue.read": { roles: STAFF_ROLES, refused: "forbidden", forbidden: NOT_STAFF },
+  "users.create": { roles: USER_EDITOR_ROLES, refused: "forbidden", forbidden: NOT_EDITOR },
+  /** CSV import: superusers only (spec §6 "sees user import"). */
+  "users.import": {
+    roles: [],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a superuser imports users" },
+  },
+  /** Putting a user into a facility (create, edit): an editor, into a facility of theirs. */
+  "user.place": {
+    roles: USER_EDITOR_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_EDITOR,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
+  /** Facility list of the user form: administrators (their own) and Super-Admins (all). */
+  "facilities.list": {
+    roles: ["administrator", "contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Your role may not list facilities" },
+  },
+  "facilities.create": {
+    roles: ["contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin creates facilities" },
+  },
+  /** The progress overview and its export, of a facility within scope. */
+  "overview.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
+  /** A facility's additional qualifications. */
+  "qualifications.list": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
+  "qualifications.create": {
+    roles: USER_EDITOR_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_EDITOR,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
+  /** A user's account data and progress: themselves, or staff of their facility; nobody else learns they exist. */
+  "user.view": { roles: STAFF_ROLES, refused: "not-found", self: "allow", scope: true, notFound: USER_NOT_FOUND },
+  /** A certificate: as its owner's data, but answered with 1011. */
+  "certificate.view": {
+    roles: STAFF_ROLES,
+    refused: "not-found",
+    self: "allow",
+    scope: true,
+    notFound: { code: ErrorCode.certificateNotFound, message: "Certificate not found" },
+  },
+  /** Account settings and preferences: only the user themselves (or a superuser). */
+  "user.account": { roles: [], refused: "not-found", self: "allow", notFound: USER_NOT_FOUND },
+  /** A user's master data and training matrix in the administration. */
+  "user.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: USER_NOT_FOUND,
+  },
+  /** A user's additional qualifications: their own, or as user.read. */
+  "user.qualifications.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    self: "allow",
+    scope: true,
+    notFound: USER_NOT_FOUND,
+  },
+  /** Editing a user, their matrix or their additional qualifications. */
+  "user.edit": {
+    roles: USER_EDITOR_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_EDITOR,
+    scope: true,
+    grant: true,
+    notFound: USER_NOT_FOUND,
+  },
+  "user.delete": {
+    roles: USER_EDITOR_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_EDITOR,
+    self: "refuse",
+    selfRefused: "You cannot delete yourself",
+    scope: true,
+    grant: true,
+    notFound: USER_NOT_FOUND,
+  },
+  /** A passive (in-person) training marked passed: supervisors too (decision 5). */
+  "training.markPassed": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: USER_NOT_FOUND,
+  },
+} as const satisfies Record<string, Policy>;
+
+export type Action = keyof typeof POLICIES;
+export const ACTIONS = Object.keys(POLICIES) as Action[];
+
+/** The facilities an actor works in: all (superchris, contentmanager), their own, or none. */
+export function facilityScope(actor: Pick<Actor, "roles" | "facilityId">): "all" | number | null {
+  return seesAllFacilities(actor.roles) ? "all" : actor.facilityId;
+}
+
+/** Does the facility lie within the actor's scope? No facility lies in a bound actor's scope but their own. */
+export function inFacilityScope(actor: Pick<Actor, "roles" | "facilityId">, facilityId: number | null): boolean {
+  const scope = facilityScope(actor);
+  return scope === "all" || (facilityId !== null && scope === facilityId);
+}
+
+/** Roles in `roles` the actor could not grant (spec §6). */
+export function ungrantable(actor: Pick<Actor, "roles">, roles: readonly Role[]): Role[] {
+  const allowed = grantableRoles(actor.roles);
+  return roles.filter((r) => !allowed.includes(r));
+}
+
+/**
+ * The decision for one action. Without a target only the role is checked: the admission of a
+ * route or a service before it loads what the action is done to.
+ */
+export function decide(actor: Actor, action: Action, target?: Target): Outcome {
+  const policy: Policy = POLICIES[action];
+  const self = target?.id !== undefined && target.id === actor.id;
+  if (self && policy.self === "allow") return "allow";
+  if (policy.roles !== null && !hasAnyRole(actor.roles, policy.roles)) return policy.refused;
+  if (policy.scope && target && !self && !inFacilityScope(actor, target.facilityId ?? null)) return "not-found";
+  if (self && policy.self === "refuse") return "forbidden";
+  if (policy.grant && target?.roles && ungrantable(actor, target.roles).length > 0) return "forbidden";
+  return "allow";
+}
+
+/** The error a missing (or invisible) target of `action` is answered with. */
+export function notFound(action: Action): AppError {
+  const failure = (POLICIES[action] as Policy).notFound ?? { code: ErrorCode.notFound, message: "Not found" };
+  return new AppError(failure.code, failure.message);
+}
+
+function forbidden(actor: Actor, action: Action, target: Target | undefined): AppError {
+  const policy: Policy = POLICIES[action];
+  if (policy.roles !== null && hasAnyRole(actor.roles, policy.roles)) {
+    if (target?.id === actor.id && policy.self === "refuse") {
+      return new AppError(ErrorCode.forbidden, policy.selfRefused ?? "Not on yourself");
+    }
+    if (policy.grant && target?.roles) {
+      const refused = ungrantable(actor, target.roles).join(", ");
+      return new AppError(ErrorCode.forbidden, `You may not grant the role(s): ${refused}`);
+    }
+  }
+  const failure = policy.forbidden ?? { code: ErrorCode.forbidden, message: "Forbidden" };
+  return new AppError(failure.code, failure.message);
+}
+
+/** Throws the action's spec §8 error unless `decide` allows it. */
+export function assertMay(actor: Actor, action: Action, target?: Target): void {
+  const outcome = decide(actor, action, target);
+  if (outcome === "not-found") throw notFound(action);
+  if (outcome === "forbidden") throw forbidden(actor, action, target);
+}
+
+/**
+ * Giving roles (create, edit): only roles the actor could grant, and nobody gives themselves a
+ * role they do not hold yet.
+ */
+export function assertMayGrant(
+  actor: Actor,
+  roles: readonly Role[],
+  target?: { id: number; roles: readonly Role[] },
+): void {
+  const refused = ungrantable(actor, roles);
+  if (refused.length > 0) {
+    throw new AppError(ErrorCode.forbidden, `You may not grant the role(s): ${refused.join(", ")}`);
+  }
+  if (target && target.id === actor.id && !roles.every((r) => target.roles.includes(r))) {
+    throw new AppError(ErrorCode.forbidden, "You cannot give yourself new roles");
+  }
+}

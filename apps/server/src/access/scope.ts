@@ -1,0 +1,47 @@
+import { ROLES, type Role } from "@carecampus/contract";
+import { eq, type SQL, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { users } from "../db/schema";
+import { type Action, type Actor, assertMay, facilityScope, notFound } from "./policy";
+
+/** A user as the policies see them. */
+export interface UserTarget {
+  id: number;
+  facilityId: number | null;
+  roles: Role[];
+}
+
+/**
+ * The users an actor may see, as one SQL condition on `users`: undefined for all (superchris,
+ * contentmanager), the own facility's for everyone else, none without a facility.
+ */
+export function userScope(actor: Actor): SQL | undefined {
+  const scope = facilityScope(actor);
+  if (scope === "all") return undefined;
+  return scope === null ? sql`false` : eq(users.facilityId, scope);
+}
+
+export async function findUserTarget(db: Db | Tx, id: number): Promise<UserTarget | undefined> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      facilityId: users.facilityId,
+      roles: sql<Role[] | null>`(select array_agg(ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
+    })
+    .from(users)
+    .where(eq(users.id, id));
+  return row ? { ...row, roles: ROLES.filter((r) => row.roles?.includes(r)) } : undefined;
+}
+
+/**
+ * The user `action` is done to, or the action's error: the role is checked first (a refused
+ * role learns nothing about the user), then a missing and an invisible user get the same answer.
+ */
+export async function requireUser(db: Db | Tx, actor: Actor, action: Action, id: number): Promise<UserTarget> {
+  // The actor themselves exists: admission by role waits for the full decision (self may pass).
+  if (id !== actor.id) assertMay(actor, action);
+  const target = await findUserTarget(db, id);
+  if (!target) throw notFound(action);
+  assertMay(actor, action, target);
+  return target;
+}

@@ -1,0 +1,32 @@
+import type { Topic, UserProgress } from "@carecampus/contract";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { api } from "../api/client";
+
+/** Learning data several features show: the learner's topics (home, shell) and a user's progress (profile, users). */
+export const learningKeys = {
+  all: ["learning"] as const,
+  topics: ["learning", "topics"] as const,
+  topic: (id: number) => ["learning", "topic", id] as const,
+  training: (topic: number, training: number) => ["learning", "training", topic, training] as const,
+  question: (topic: number, training: number, q: number, practice: boolean) =>
+    ["learning", "question", topic, training, q, practice] as const,
+  progress: (userId: number) => ["learning", "progress", userId] as const,
+};
+
+export const useTopics = (enabled = true) =>
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => api<Topic[]>("/progress/topics"), enabled });
+
+export const useUserProgress = (userId: number, enabled = true) =>
+  useQuery({
+    queryKey: learningKeys.progress(userId),
+    queryFn: () => api<UserProgress>(`/progress/admin/users/${userId}`),
+    enabled,
+  });
+
+/**
+ * After an answer every count on every learning screen may have changed. The quiz's own
+ * next-question query is left alone: the quiz fetches it when the user moves on.
+ */
+export function invalidateLearning(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: learningKeys.all, predicate: (q) => q.queryKey[1] !== "question" });
+}
