@@ -90,8 +90,10 @@ const fromUser = (u: AdminUser): Omit<FormValues, "extras" | "trainings"> => ({
 
 const allTrainings = (catalogue: Catalogue) => catalogue.flatMap((tp) => tp.trainings.map((t) => t.id));
 const matrixIds = (m: TrainingMatrix) => m.topics.flatMap((tp) => tp.trainings.map((t) => t.training_id));
-const sameIds = (a: readonly (number | string)[], b: readonly (number | string)[]) =>
-  a.length === b.length && a.every((x) => b.includes(x));
+const sameIds = (a: readonly (number | string)[], b: readonly (number | string)[]) => {
+  const set = new Set(b);
+  return a.length === b.length && a.every((x) => set.has(x));
+};
 
 /** The words for a problem of the contract's user-form rule. */
 function problemText(t: TFunction, problem: UserFormProblem): string {
@@ -115,11 +117,8 @@ export default function EditUserPage() {
   const userExtras = useUserExtras(editId);
 
   if (editId !== undefined && (Number.isNaN(editId) || existing.isError)) return <NotFoundPage />;
-  const ready =
-    catalogue.data &&
-    (editId === undefined || (existing.data && matrix.data && userExtras.data)) &&
-    !(editId !== undefined && existing.isPending);
-  if (!ready || !catalogue.data) return <Skeleton h={400} />;
+  const loaded = editId === undefined || (existing.data && matrix.data && userExtras.data);
+  if (!catalogue.data || !loaded) return <Skeleton h={400} />;
 
   const initial: FormValues = existing.data
     ? {
@@ -190,9 +189,9 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const grantable = grantableRoles(me.roles);
   const roles = normaliseRoles(values.roles);
   const facilityRule = facilityRequirement(roles);
-  const problems = userFormProblems(values, { creating, salutationRequired: settings["show-salutation"] });
   const passwordList = values.password === "" ? [] : passwordProblems(values.password);
-  const canSave = !busy && Object.keys(problems).length === 0;
+  // The same validate function as the field errors (the contract's rule), without marking fields.
+  const canSave = !busy && form.isValid();
 
   const addFacility = async () => {
     const created = await api<NamedItem>("/auth/admin/facilities", {
