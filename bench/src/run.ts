@@ -9,15 +9,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DEFAULT_TIME_ZONE } from "@carecampus/contract";
 import autocannon from "autocannon";
 import pg from "pg";
 import { DEMO_CONTENT } from "../../apps/server/src/bootstrap";
 import { loadPackage } from "../../apps/server/src/content/package";
 import { importPackage } from "../../apps/server/src/content/service";
-import type { Database, Db } from "../../apps/server/src/db/client";
+import type { Db } from "../../apps/server/src/db/client";
 import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
-import { createMailer } from "../../apps/server/src/mail/mailer";
 import { runExpiryJob } from "../../apps/server/src/notifications/expiry-job";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
 import { benchImport, printImports } from "./import";
@@ -208,10 +208,7 @@ async function overview(label: string, url: string | undefined, port: number): P
       console.log(`\n${label}: overview dataset with ${certificates} certificates generated in ${seconds} s`);
       // The expiry job's first run on that dataset: every certificate due in the next 30 days.
       const jobStarted = performance.now();
-      const job = await runExpiryJob(
-        { database: { db } as Database, mailer: createMailer(undefined, "", () => {}) },
-        new Date(),
-      );
+      const job = await runExpiryJob({ database: { db }, config: { timeZone: DEFAULT_TIME_ZONE } }, new Date());
       console.log(
         `${label}: expiry notification job, first run: ${job.notices} notices and ${job.summaries} facility summaries in ${((performance.now() - jobStarted) / 1000).toFixed(1)} s`,
       );

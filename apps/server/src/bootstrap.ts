@@ -34,8 +34,8 @@ export async function createDeps(
     }
     // Needs the users and the content: after both.
     if (seed.created === "demo") {
-      seed.lines.push(...(await seedDemoCertificates(database.db, new Date())));
-      await seedDemoColleagues(database.db, new Date());
+      seed.lines.push(...(await seedDemoCertificates(database.db, new Date(), config.timeZone)));
+      await seedDemoColleagues(database.db, new Date(), config.timeZone);
       seed.lines.push("Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state.");
     }
     const now = () => new Date();

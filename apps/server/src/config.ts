@@ -44,12 +44,17 @@ export interface Config {
   demoData: boolean;
   adminPassword: string | undefined;
   pgliteFsync: boolean;
-  /** Runs the daily certificate-expiry notification job in this process. */
+  /** Runs the background jobs (jobs/catalogue.ts: expiry notices, mail sending) in this process. */
   notificationJob: boolean;
   /** Login and forgot-password attempts per minute, per IP and per login. */
   loginRateLimit: number;
   logLevel: string;
   webDist: string;
+  /**
+   * TIME_ZONE (default Europe/Berlin): the zone every calendar day is counted in, never the
+   * process's TZ (ARCHITECTURE decision 16). Also served to the browser as a runtime setting.
+   */
+  timeZone: string;
   settings: Settings;
 }
 
@@ -90,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
+    timeZone: settings["time-zone"],
     settings,
   };
 }

@@ -19,10 +19,11 @@ export interface AppDeps {
  * service imports app.ts.
  */
 
-/** The database and the clock. */
+/** The database and the clock: the current instant and the configured time zone (decision 16). */
 export interface DbClock {
   db: Db;
   now: () => Date;
+  zone: string;
 }
 
 /** Writing users: the database, the clock and the user limit (MAX_USERS, decision 11). */
@@ -36,8 +37,13 @@ export interface SessionDeps {
   tokens: TokenService;
 }
 
-/** Telling people: the database (in-app notifications) and the mailer. */
+/** Telling people: the database (in-app notifications and the mail outbox) and the clock. */
 export interface NotifyDeps {
   db: Db;
-  mailer: Mailer;
+  now: () => Date;
+}
+
+/** The database and the clock of a wired app. */
+export function dbClock(deps: AppDeps): DbClock {
+  return { db: deps.database.db, now: deps.now, zone: deps.config.timeZone };
 }

@@ -2,7 +2,7 @@ import { buildApp } from "./app";
 import { createDeps } from "./bootstrap";
 import { ConfigError, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/client";
-import { type Scheduler, startScheduler } from "./notifications/scheduler";
+import { type JobRunner, startJobRunner } from "./jobs/runner";
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const { deps, seed } = await createDeps(config, (err) => console.error(err));
   const app = await buildApp(deps, { logger: true, serveWeb: true });
 
-  let scheduler: Scheduler | null = null;
+  let jobs: JobRunner | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await app.close();
-      await scheduler?.stop();
+      await jobs?.stop();
       await deps.database.close();
       clearTimeout(force);
       process.exit(0);
@@ -32,8 +32,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
-  // Not in buildApp: API tests get no timers. NOTIFICATION_JOB=false leaves the job to other servers.
-  if (config.notificationJob) scheduler = startScheduler(deps, app.log);
+  // Not in buildApp: API tests get no timers. NOTIFICATION_JOB=false leaves the jobs (expiry
+  // notices, mail sending) to other servers.
+  if (config.notificationJob) jobs = startJobRunner(deps, app.log);
   const db = deps.database.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)";
   const lines = [
     "",

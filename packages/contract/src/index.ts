@@ -1,6 +1,7 @@
 export * from "./constants";
 export * from "./errors";
 export * from "./roles";
+export * from "./rules/calendar";
 export * from "./rules/expiry";
 export * from "./rules/import";
 export * from "./rules/overview";

@@ -24,6 +24,13 @@ describe("runtime settings (spec §9)", () => {
     expect(() => parseSettings({ "multi-language": "de,xx" })).toThrow();
     expect(() => parseSettings({ theme: "neon" })).toThrow();
   });
+  it("takes the time zone of the one clock, Europe/Berlin unless set, and refuses unknown zones", () => {
+    expect(parseSettings({})["time-zone"]).toBe("Europe/Berlin");
+    expect(parseSettings({ "time-zone": "" })["time-zone"]).toBe("Europe/Berlin");
+    expect(parseSettings({ "time-zone": "America/New_York" })["time-zone"]).toBe("America/New_York");
+    expect(() => parseSettings({ "time-zone": "Europe/Atlantis" })).toThrow(/unknown time zone/);
+    expect(settingEnvName("time-zone")).toBe("TIME_ZONE");
+  });
   it("maps names to environment variables", () => {
     expect(settingEnvName("show-carely-qm-msg")).toBe("SHOW_CARELY_QM_MSG");
   });

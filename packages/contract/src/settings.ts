@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_TIME_ZONE, isTimeZone } from "./rules/calendar";
 
 /** Languages of the UI; pt-br travels as `br` (spec §1). */
 export const LANGUAGES = ["de", "en", "fr", "es", "br"] as const;
@@ -62,6 +63,21 @@ export const SettingsSchema = z.object({
   "show-content-version": bool(false),
   "show-legal-compliance": bool(false),
   "show-salutation": bool(false),
+  /**
+   * The one clock's zone (ARCHITECTURE decision 16): every calendar day — expiry colours, jobs,
+   * dates shown and exported — is counted in it, on the server and in the browser.
+   */
+  "time-zone": z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const zone = v?.trim() || DEFAULT_TIME_ZONE;
+      if (!isTimeZone(zone)) {
+        ctx.addIssue({ code: "custom", message: `unknown time zone "${zone}" (an IANA name such as Europe/Berlin)` });
+        return z.NEVER;
+      }
+      return zone;
+    }),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 export type SettingName = keyof Settings;

@@ -182,6 +182,7 @@ describe("routes ask the access module (API)", () => {
         cast.users.employeeB.id,
         { id: training?.id ?? 0, validityMonths: 12, points: 10, newest: null },
         new Date(),
+        "Europe/Berlin",
       ),
     );
   });

@@ -72,7 +72,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       preHandler: limited("user_login"),
     },
     async (request) => {
-      await forgotPassword({ db: app.deps.database.db, mailer: app.deps.mailer }, request.body.user_login);
+      await forgotPassword({ db: app.deps.database.db, now: app.deps.now }, request.body.user_login);
       return { informed: true as const };
     },
   );

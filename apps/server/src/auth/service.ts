@@ -1,8 +1,10 @@
 import { ErrorCode, type Language, type LoginResponse } from "@carecampus/contract";
-import { and, inArray, isNotNull } from "drizzle-orm";
-import { users } from "../db/schema";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { preferences, users } from "../db/schema";
 import type { NotifyDeps, SessionDeps } from "../deps";
 import { AppError } from "../errors";
+import { enqueueMail, mailQueued } from "../mail/outbox";
+import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
 import { createNotifications } from "../notifications/service";
 import { findUserByLogin, getUser, loadSessionUser, usersWithRole } from "../users/service";
 import { verifyPassword } from "./passwords";
@@ -42,19 +44,27 @@ export async function forgotPassword(deps: NotifyDeps, loginName: string): Promi
       : await usersWithRole(db, "administrator", user.facility.id);
   const recipients = adminIds.filter((id) => id !== user.id);
   if (recipients.length === 0) throw new AppError(ErrorCode.adminDoesNotExist, "No administrator to inform");
-  await createNotifications(db, recipients, "PASSWORD_RESET_REQUEST", {
-    key: "notifications.passwordReset",
-    values: { login: user.login, name: user.name, surname: user.surname },
+  const message = { login: user.login, name: user.name, surname: user.surname };
+  // The notices and the mails to the administrators with an address, in one transaction.
+  const queued = await db.transaction(async (tx) => {
+    await createNotifications(tx, recipients, "PASSWORD_RESET_REQUEST", {
+      key: "notifications.passwordReset",
+      values: message,
+    });
+    const admins = await tx
+      .select({ email: users.email, language: preferences.language })
+      .from(users)
+      .leftJoin(preferences, eq(preferences.userId, users.id))
+      .where(and(inArray(users.id, recipients), isNotNull(users.email)));
+    const mails = admins.flatMap((a) => {
+      if (!a.email) return [];
+      const language = mailLanguage(a.language);
+      const texts = mailTexts(language).passwordReset;
+      return [
+        { to: [a.email], subject: fill(texts.subject, message), text: mailBody(language, [fill(texts.text, message)]) },
+      ];
+    });
+    return enqueueMail(tx, mails, deps.now());
   });
-  const mails = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(inArray(users.id, recipients), isNotNull(users.email)));
-  const to = mails.map((m) => m.email).filter((e): e is string => !!e);
-  void deps.mailer.send(
-    to,
-    "CareCampus: Passwort vergessen / password reset request",
-    `${user.name} ${user.surname} (${user.login}) hat das Passwort vergessen und bittet um ein neues.\n` +
-      `${user.name} ${user.surname} (${user.login}) forgot their password and asks for a new one.`,
-  );
+  if (queued > 0) mailQueued();
 }

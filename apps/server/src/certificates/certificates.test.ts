@@ -30,6 +30,7 @@ beforeAll(async () => {
       cast.users.employee.id,
       { id: t?.id ?? 0, validityMonths: 12, points: 10, newest: null },
       new Date("2026-11-22T09:00:00Z"),
+      ctx.deps.config.timeZone,
     ),
   );
 });

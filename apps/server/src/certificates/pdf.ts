@@ -36,6 +36,8 @@ export interface CertificateData {
   points: number;
   verificationCode: string;
   passive: boolean;
+  /** The configured time zone the dates are shown in. */
+  zone: string;
 }
 
 function centred(
@@ -118,8 +120,8 @@ export async function renderCertificate(c: CertificateData): Promise<Uint8Array>
     page.drawText(label, { x, y: rowY + 20, size: 10, font: regular, color: GREY });
     page.drawText(value, { x, y: rowY, size: 15, font: bold, color: DARK });
   };
-  col(90, "Erworben am / acquired", formatDate(c.acquiredAt));
-  col(330, "Gültig bis / valid until", formatDate(c.expiresAt));
+  col(90, "Erworben am / acquired", formatDate(c.acquiredAt, c.zone));
+  col(330, "Gültig bis / valid until", formatDate(c.expiresAt, c.zone));
   page.drawLine({
     start: { x: 90, y: rowY - 14 },
     end: { x: width - 90, y: rowY - 14 },
@@ -131,7 +133,7 @@ export async function renderCertificate(c: CertificateData): Promise<Uint8Array>
 
   // Verification code and QR code at the foot.
   const qr = await QRCode.toBuffer(
-    `CareCampus certificate ${c.verificationCode}: ${c.name} ${c.surname}, ${c.training}, valid until ${formatDate(c.expiresAt)}`,
+    `CareCampus certificate ${c.verificationCode}: ${c.name} ${c.surname}, ${c.training}, valid until ${formatDate(c.expiresAt, c.zone)}`,
     {
       errorCorrectionLevel: "M",
       margin: 1,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, authenticate } from "../auth/guards";
+import { dbClock } from "../deps";
 import { certificatePdf, getUserProgress } from "./service";
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -22,7 +23,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate({ queryToken: true }),
     },
     async (request, reply) => {
-      const { pdf, filename } = await certificatePdf(db, actorOf(request), request.query.id);
+      const { pdf, filename } = await certificatePdf(db, actorOf(request), request.query.id, app.deps.config.timeZone);
       return reply
         .type("application/pdf")
         .header("content-disposition", `inline; filename="${filename}"`)
@@ -38,6 +39,6 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       schema: { tags: ["progress"], params: UserIdParams, response: { 200: UserProgress, ...errors } },
       onRequest: authenticate(),
     },
-    (request) => getUserProgress({ db, now: app.deps.now }, actorOf(request), request.params.id),
+    (request) => getUserProgress(dbClock(app.deps), actorOf(request), request.params.id),
   );
 }

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { UserProgress } from "@carecampus/contract";
+import { addMonths, type UserProgress } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
@@ -17,25 +17,17 @@ export interface CertifiedTraining {
   newest: { expiresAt: Date } | null;
 }
 
-function addMonths(date: Date, months: number): Date {
-  const d = new Date(date);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
-}
-
 /**
  * Issues the training's certificate (decision 4): from the old expiry when renewed before it,
- * otherwise from now; the training's points come with it. Runs inside the caller's transaction.
+ * otherwise from now; the training's points come with it. The validity's months are calendar
+ * months in the configured time zone `zone`. Runs inside the caller's transaction.
  */
 export async function issueCertificate(
   tx: Tx,
   userId: number,
   training: CertifiedTraining,
   now: Date,
+  zone: string,
   markedBy: number | null = null,
 ): Promise<number> {
   const base = training.newest && training.newest.expiresAt > now ? training.newest.expiresAt : now;
@@ -45,7 +37,7 @@ export async function issueCertificate(
       userId,
       trainingId: training.id,
       acquiredAt: now,
-      expiresAt: addMonths(base, training.validityMonths),
+      expiresAt: addMonths(base, training.validityMonths, zone),
       points: training.points,
       markedBy,
       verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
@@ -54,8 +46,16 @@ export async function issueCertificate(
   return (row as { id: number }).id;
 }
 
-/** The PDF of a certificate, for its owner and the staff allowed to see that user (else 1011). */
-export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<{ pdf: Uint8Array; filename: string }> {
+/**
+ * The PDF of a certificate, for its owner and the staff allowed to see that user (else 1011),
+ * its dates in the configured time zone `zone`.
+ */
+export async function certificatePdf(
+  db: Db,
+  actor: Actor,
+  id: number,
+  zone: string,
+): Promise<{ pdf: Uint8Array; filename: string }> {
   const [row] = await db
     .select({
       userId: certificates.userId,
@@ -91,6 +91,7 @@ export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<
     points: row.points,
     verificationCode: row.code,
     passive: row.passive,
+    zone,
   });
   const slug = (s: string) =>
     s
@@ -106,5 +107,5 @@ export async function certificatePdf(db: Db, actor: Actor, id: number): Promise<
 export async function getUserProgress(deps: DbClock, actor: Actor, userId: number): Promise<UserProgress> {
   const target = await requireUser(deps.db, actor, "user.view", userId);
   const now = deps.now();
-  return toUserProgress(await loadSnapshot(deps.db, target.id, now), now);
+  return toUserProgress(await loadSnapshot(deps.db, target.id, now, deps.zone), now, deps.zone);
 }

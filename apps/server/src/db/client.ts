@@ -18,6 +18,12 @@ export interface Database {
   kind: "pglite" | "postgres";
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Takes the PostgreSQL session-level advisory lock `key` if no other process (or, on PGlite,
+   * no other holder in this process) has it: the release function, or null when it is taken.
+   * Held on a connection of its own, so the holder's work may use the pool meanwhile.
+   */
+  tryAdvisoryLock(key: number): Promise<(() => Promise<void>) | null>;
 }
 
 const migrationsFolder = serverPath("src/db/migrations");
@@ -89,6 +95,28 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         await pool.query("select 1");
       },
       close: () => pool.end(),
+      tryAdvisoryLock: async (key) => {
+        const client = await pool.connect();
+        try {
+          const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [key]);
+          if (!rows[0]?.locked) {
+            client.release();
+            return null;
+          }
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
+        return async () => {
+          try {
+            await client.query("select pg_advisory_unlock($1)", [key]);
+            client.release();
+          } catch (err) {
+            // A broken connection is dropped; the server frees its locks with it.
+            client.release(err as Error);
+          }
+        };
+      },
     };
   }
   const unlock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => {};
@@ -105,6 +133,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     // On a loaded template this only confirms that every migration is applied.
     await migratePglite(db as never, { migrationsFolder });
+    // PGlite has one session, in which advisory locks are re-entrant: the holders in this
+    // process are told apart here (no other process can open the same directory).
+    const held = new Set<number>();
     return {
       db,
       kind: "pglite",
@@ -114,6 +145,20 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       close: async () => {
         await client.close();
         unlock();
+      },
+      tryAdvisoryLock: async (key) => {
+        if (held.has(key)) return null;
+        held.add(key);
+        try {
+          await client.query("select pg_advisory_lock($1)", [key]);
+        } catch (err) {
+          held.delete(key);
+          throw err;
+        }
+        return async () => {
+          held.delete(key);
+          await client.query("select pg_advisory_unlock($1)", [key]);
+        };
       },
     };
   } catch (err) {

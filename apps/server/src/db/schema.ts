@@ -424,3 +424,27 @@ export const certificateNoticeSummaries = pgTable(
     }).onDelete("cascade"),
   ],
 );
+
+/**
+ * E-mails waiting to go out (the mail outbox), written in the transaction of what caused them.
+ * The sender job claims due rows (status pending, or sending with a lapsed claim), hands them
+ * to the SMTP server and marks them sent, or retries later with backoff until failed.
+ * `next_attempt_at` is also the claim's end while a row is being sent.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: serial("id").primaryKey(),
+    recipients: text("recipients").array().notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    /** pending | sending | sent | failed | skipped */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt)],
+);

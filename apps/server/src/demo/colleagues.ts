@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { addMonths, calendarDay, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
@@ -69,7 +70,7 @@ const COLLEAGUES: { facility: string; name: string; surname: string; certs: Reco
 ];
 
 /** Adds the colleagues (demo mode, after the content import); their logins are not printed. */
-export async function seedDemoColleagues(db: Db, now: Date): Promise<void> {
+export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promise<void> {
   const hash = await hashPassword(DEMO_PASSWORD);
   const keys = [...new Set(COLLEAGUES.flatMap((c) => Object.keys(c.certs)))];
   const known = await db
@@ -82,6 +83,7 @@ export async function seedDemoColleagues(db: Db, now: Date): Promise<void> {
     .from(trainings)
     .where(and(inArray(trainings.key, keys), eq(trainings.retired, false)));
   const byKey = new Map(known.map((t) => [t.key, t]));
+  const today = calendarDay(now, zone);
   const facilityRows = await db.select({ id: facilities.id, name: facilities.name }).from(facilities);
   const facilityId = new Map(facilityRows.map((f) => [f.name, f.id]));
   await db.transaction(async (tx) => {
@@ -104,9 +106,9 @@ export async function seedDemoColleagues(db: Db, now: Date): Promise<void> {
       for (const [key, days] of Object.entries(c.certs)) {
         const training = byKey.get(key);
         if (!training) continue;
-        const expiresAt = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 18, 0);
-        const acquiredAt = new Date(expiresAt);
-        acquiredAt.setMonth(acquiredAt.getMonth() - training.validityMonths);
+        // 18:00 in the configured zone, `days` calendar days from today.
+        const expiresAt = zonedTime(zone, today.year, today.month, today.day + days, 18);
+        const acquiredAt = addMonths(expiresAt, -training.validityMonths, zone);
         await tx.insert(certificates).values({
           userId: id,
           trainingId: training.id,

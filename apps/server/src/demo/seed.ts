@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { generatePassword, type Role } from "@carecampus/contract";
+import { addMonths, calendarDay, generatePassword, type Role, zonedTime } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
@@ -157,7 +157,7 @@ export const DEMO_EXPIRING_CERTIFICATE = { login: "employee2", training: "haende
  * expiry notices at once (the start-up run of the notification job sends the 7-day notice and
  * admin2's summary). Runs after the demo content import, which brings the training.
  */
-export async function seedDemoCertificates(db: Db, now: Date): Promise<string[]> {
+export async function seedDemoCertificates(db: Db, now: Date, zone: string): Promise<string[]> {
   const { login, training, days } = DEMO_EXPIRING_CERTIFICATE;
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.login, login));
   const [row] = await db
@@ -170,9 +170,10 @@ export async function seedDemoCertificates(db: Db, now: Date): Promise<string[]>
     .from(trainings)
     .where(and(eq(trainings.key, training), eq(trainings.retired, false)));
   if (!user || !row) return [];
-  const expiresAt = new Date(now.getFullYear(), now.getMonth(), now.getDate() + days, 18, 0);
-  const acquiredAt = new Date(expiresAt);
-  acquiredAt.setMonth(acquiredAt.getMonth() - row.validityMonths);
+  const today = calendarDay(now, zone);
+  // 18:00 in the configured zone, `days` calendar days from today.
+  const expiresAt = zonedTime(zone, today.year, today.month, today.day + days, 18);
+  const acquiredAt = addMonths(expiresAt, -row.validityMonths, zone);
   await db.insert(certificates).values({
     userId: user.id,
     trainingId: row.id,

@@ -102,7 +102,8 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
  * topics, assigned trainings, questionnaires with their totals, the user's correct answers
  * per questionnaire and cycle, and the user's certificates.
  */
-export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Promise<Snapshot> {
+/** `now` and the configured time zone `zone` decide which certificates are due for renewal. */
+export async function loadSnapshot(db: Db | Tx, userId: number, now: Date, zone: string): Promise<Snapshot> {
   const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await runAll(db, [
     () => db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
     () => assignedTrainingRows(db, userId),
@@ -162,7 +163,7 @@ export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Prom
   for (const t of trainingRows) {
     const certs = certsByTraining.get(t.id) ?? [];
     const newest = certs.at(-1) ?? null;
-    const renewal = newest !== null && daysUntil(newest.expiresAt, now) <= RENEWAL_WINDOW_DAYS;
+    const renewal = newest !== null && daysUntil(newest.expiresAt, now, zone) <= RENEWAL_WINDOW_DAYS;
     const done = newest !== null && !renewal;
     const cycle = certs.length;
     const qns = (qnByTraining.get(t.id) ?? []).map((q) => ({
@@ -195,13 +196,13 @@ export async function loadSnapshot(db: Db | Tx, userId: number, now: Date): Prom
   };
 }
 
-export function certificateRef(cert: CertRow | null, now: Date): CertificateRef | null {
+export function certificateRef(cert: CertRow | null, now: Date, zone: string): CertificateRef | null {
   if (!cert) return null;
   return {
     id: cert.id,
     acquired_at: cert.acquiredAt.toISOString(),
     expires_at: cert.expiresAt.toISOString(),
-    active_working_cert: daysUntil(cert.expiresAt, now) > 0,
+    active_working_cert: daysUntil(cert.expiresAt, now, zone) > 0,
   };
 }
 
@@ -211,7 +212,7 @@ export function trainingCounts(t: TrainingState) {
   return { count: sum(t.questionnaires.map((q) => q.count)), total: sum(t.questionnaires.map((q) => q.total)) };
 }
 
-export function toTraining(t: TrainingState, now: Date): Training {
+export function toTraining(t: TrainingState, now: Date, zone: string): Training {
   const { count, total } = trainingCounts(t);
   return {
     id: t.id,
@@ -219,7 +220,7 @@ export function toTraining(t: TrainingState, now: Date): Training {
     name: t.name,
     icon: t.icon,
     description: t.description,
-    certificate: certificateRef(t.newest, now),
+    certificate: certificateRef(t.newest, now, zone),
     count,
     total,
     disabled: !t.passive && t.questionnaires.length === 0,
@@ -232,11 +233,11 @@ export function toTraining(t: TrainingState, now: Date): Training {
   };
 }
 
-export function toTopic(tp: TopicState, now: Date): Topic {
+export function toTopic(tp: TopicState, now: Date, zone: string): Topic {
   const counts = tp.trainings.map(trainingCounts);
   const count = sum(counts.map((c) => c.count));
   const total = sum(counts.map((c) => c.total));
-  const valid = tp.trainings.filter((t) => t.newest && daysUntil(t.newest.expiresAt, now) > 0).length;
+  const valid = tp.trainings.filter((t) => t.newest && daysUntil(t.newest.expiresAt, now, zone) > 0).length;
   return {
     id: tp.id,
     name: tp.name,
@@ -276,8 +277,8 @@ export function toQuestionnaires(t: TrainingState, allowAgain: boolean, topicId:
   });
 }
 
-export function toUserProgress(snapshot: Snapshot, now: Date): UserProgress {
-  const topicList = snapshot.topics.filter((t) => t.trainings.length > 0).map((t) => toTopic(t, now));
+export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): UserProgress {
+  const topicList = snapshot.topics.filter((t) => t.trainings.length > 0).map((t) => toTopic(t, now, zone));
   const allTrainings = snapshot.topics.flatMap((t) => t.trainings);
   return {
     question_count: sum(topicList.map((t) => t.count)),
@@ -293,7 +294,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date): UserProgress {
       icon: t.icon,
       passive: t.passive,
       points: t.points,
-      certificate: certificateRef(t.newest, now),
+      certificate: certificateRef(t.newest, now, zone),
     })),
   };
 }

@@ -243,7 +243,7 @@ describe("certificates: renewal, history and colours", () => {
       const colours: Record<number, string> = {};
       for (const days of [31, 30, 8, 7, 1, 0]) {
         const { detail } = await at(days);
-        colours[days] = expiryColour(detail.training.certificate.expires_at, ctx.clock.now);
+        colours[days] = expiryColour(detail.training.certificate.expires_at, ctx.clock.now, ctx.deps.config.timeZone);
         expect(detail.training.renewal).toBe(days <= 30);
         expect(detail.training.certificate.active_working_cert).toBe(days > 0);
         if (days === 31) expect(detail.questionnaires[0].finished).toBe(true);

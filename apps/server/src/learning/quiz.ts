@@ -120,10 +120,11 @@ export async function nextQuestion(
   userId: number,
   path: QuizPath,
   now: Date,
+  zone: string,
   allowAgain: boolean,
   practice = false,
 ): Promise<NextQuestion> {
-  const loc = locate(await loadSnapshot(db, userId, now), path);
+  const loc = locate(await loadSnapshot(db, userId, now, zone), path);
   const cycle = quizCycle(loc, allowAgain, practice);
   const { total } = loc.questionnaire;
   if (!practice && (loc.training.done || loc.questionnaire.count >= total)) {
@@ -186,6 +187,7 @@ export async function submitAnswer(
   path: QuizPath & { questionId: number },
   answerIds: number[],
   now: Date,
+  zone: string,
   allowAgain: boolean,
   practice = false,
 ): Promise<AnswerResult> {
@@ -223,7 +225,7 @@ export async function submitAnswer(
   await db.transaction(async (tx) => {
     // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
     await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
-    const loc = locate(await loadSnapshot(tx, userId, now), path);
+    const loc = locate(await loadSnapshot(tx, userId, now, zone), path);
     const cycle = quizCycle(loc, allowAgain, practice);
     if (!practice && loc.training.done) return;
     const state = await roundState(tx, userId, cycle, loc.questionnaire.id);
@@ -271,7 +273,7 @@ export async function submitAnswer(
       .from(certificates)
       .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, loc.training.id)));
     if (n !== loc.training.cycle) return;
-    const certId = await issueCertificate(tx, userId, loc.training, now);
+    const certId = await issueCertificate(tx, userId, loc.training, now, zone);
     finished = {
       success: true,
       message: "quiz.finished.certificate",
@@ -280,7 +282,7 @@ export async function submitAnswer(
     };
   });
 
-  const after = locate(await loadSnapshot(db, userId, now), path);
+  const after = locate(await loadSnapshot(db, userId, now, zone), path);
   const practiceCount = practice
     ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id)).correct.size
     : undefined;
@@ -293,7 +295,7 @@ export async function submitAnswer(
       question.mediaId && (question.mediaKind === "image" || question.mediaKind === "video")
         ? { type: question.mediaKind, id: question.mediaId }
         : null,
-    topic: toTopic(after.topic, now),
+    topic: toTopic(after.topic, now, zone),
     finished,
     count: practiceCount ?? after.questionnaire.count,
     total: after.questionnaire.total,

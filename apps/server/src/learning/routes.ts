@@ -31,14 +31,15 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   const allowAgain = () => app.deps.config.settings["allow-make-questionnaires-again"];
+  const zone = app.deps.config.timeZone;
 
   r.get(
     "/progress/topics",
     { schema: { tags: ["learning"], response: { 200: z.array(Topic), ...errors } }, onRequest: learner },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
-      return snapshot.topics.map((t) => toTopic(t, now));
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
+      return snapshot.topics.map((t) => toTopic(t, now, zone));
     },
   );
 
@@ -50,10 +51,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
       const topic = snapshot.topics.find((t) => t.id === request.params.id);
       if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
-      return { topic: toTopic(topic, now), trainings: topic.trainings.map((t) => toTraining(t, now)) };
+      return { topic: toTopic(topic, now, zone), trainings: topic.trainings.map((t) => toTraining(t, now, zone)) };
     },
   );
 
@@ -65,11 +66,11 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now);
+      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
       const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
       return {
-        topic: toTopic(topic, now),
-        training: toTraining(training, now),
+        topic: toTopic(topic, now, zone),
+        training: toTraining(training, now, zone),
         questionnaires: toQuestionnaires(training, allowAgain(), topic.id),
       };
     },
@@ -92,6 +93,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         actorOf(request).id,
         { topicId: request.params.topic, trainingId: request.params.training, questionnaireId: request.params.q },
         app.deps.now(),
+        zone,
         allowAgain(),
         request.query.practice === "true",
       ),
@@ -121,6 +123,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         },
         request.body,
         app.deps.now(),
+        zone,
         allowAgain(),
         request.query.practice === "true",
       ),

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import net from "node:net";
-import { ErrorCode, type Notification } from "@carecampus/contract";
+import { calendarDay, ErrorCode, type Notification, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
@@ -21,14 +21,18 @@ import { importPackage } from "../content/service";
 import {
   certificateNotices,
   certificates,
+  mailOutbox,
   notifications,
+  preferences,
   trainingMatrices,
   trainingMatrixEntries,
   trainings,
 } from "../db/schema";
+import { JOB_LOCKS, JOB_NAMES } from "../jobs/catalogue";
+import { startJobRunner } from "../jobs/runner";
 import { createMailer } from "../mail/mailer";
+import { sendDueMails } from "../mail/outbox";
 import { CERTIFICATE_KEY, dueStage, runExpiryJob, SUMMARY_KEY } from "./expiry-job";
-import { startScheduler } from "./scheduler";
 
 let ctx: TestContext;
 let training: { id: number; topicId: number; name: string };
@@ -48,11 +52,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** A local date and time (the job counts calendar days in server-local time). */
-const local = (year: number, month: number, day: number, hour = 6) => new Date(year, month - 1, day, hour, 0);
-/** `days` calendar days before `date`, at `hour`. */
-const before = (date: Date, days: number, hour = 6) =>
-  new Date(date.getFullYear(), date.getMonth(), date.getDate() - days, hour, 0);
+/**
+ * A wall-clock time in the configured zone (Europe/Berlin): the job counts its calendar days,
+ * whatever the process's TZ (this file also runs under far-apart TZs, scripts/test-time-zones.mjs).
+ */
+const ZONE = "Europe/Berlin";
+const local = (year: number, month: number, day: number, hour = 6) => zonedTime(ZONE, year, month, day, hour);
+/** `days` calendar days before `date`, at `hour` (in the configured zone). */
+const before = (date: Date, days: number, hour = 6) => {
+  const d = calendarDay(date, ZONE);
+  return zonedTime(ZONE, d.year, d.month, d.day - days, hour);
+};
 
 /** Sets the app's clock and runs the job at that moment. */
 async function runAt(c: TestContext, now: Date) {
@@ -193,13 +203,12 @@ describe("the certificate-expiry job", () => {
     const now = before(expiry, 7, 6);
     const db = ctx.deps.database.db;
     const first = await runAt(ctx, now);
-    expect(first.ran).toBe(true);
     expect(first.notices).toBe(1);
     const rows = await db.select().from(notifications).orderBy(notifications.id);
     const notices = await db.select().from(certificateNotices);
 
     const again = await runAt(ctx, now);
-    expect(again).toEqual({ ran: true, notices: 0, summaries: 0, mails: 0 });
+    expect(again).toEqual({ notices: 0, summaries: 0, mails: 0 });
     const later = await runAt(ctx, before(expiry, 7, 20));
     expect(later.notices).toBe(0);
     expect(await db.select().from(notifications).orderBy(notifications.id)).toEqual(rows);
@@ -380,6 +389,29 @@ describe("the certificate-expiry job", () => {
     expect((await listed(ctx, scene.employee)).map((n) => n.ID)).toEqual([notice?.ID]);
   });
 
+  it("counts calendar days in the configured zone around Berlin's midnight and the change to summer time", async () => {
+    const scene = await createScene();
+    // Expires 00:30 on 28 March 2027 in Berlin, the day the clocks go forward at 02:00: still
+    // the 27th in UTC and in the Americas, the 28th in Kiritimati. 30 days before is 26 February.
+    const expiry = local(2027, 3, 28, 0);
+    await insertCertificate(ctx, scene.employee, new Date(expiry.getTime() + 30 * 60_000));
+    // 23:59 on 25 February in Berlin: 31 days before, nothing yet.
+    await runAt(ctx, new Date(local(2027, 2, 26, 0).getTime() - 60_000));
+    expect(await notificationsOf(ctx, scene.employee)).toEqual([]);
+    // A minute later it is the 26th in Berlin: the 30-day notice, dated by Berlin's calendar.
+    await runAt(ctx, local(2027, 2, 26, 0));
+    const [notice] = await notificationsOf(ctx, scene.employee);
+    expect(notice?.message.values).toMatchObject({ stage: "30", days: "30", date: "2027-03-28" });
+    // 23:59 on 20 March in Berlin: 8 days before, no 7-day notice yet; at midnight it comes.
+    await runAt(ctx, new Date(local(2027, 3, 21, 0).getTime() - 60_000));
+    expect(await notificationsOf(ctx, scene.employee)).toHaveLength(1);
+    await runAt(ctx, local(2027, 3, 21, 0));
+    expect((await notificationsOf(ctx, scene.employee)).map((n) => n.message.values.days)).toEqual(["30", "7"]);
+    // On the day itself (a 23-hour day), just after Berlin's midnight: the expiry notice.
+    await runAt(ctx, local(2027, 3, 28, 0));
+    expect((await notificationsOf(ctx, scene.employee)).map((n) => n.message.values.days)).toEqual(["30", "7", "0"]);
+  });
+
   it.skipIf(!onPostgres)("runs in one server at a time: another holder of the lock makes it skip", async () => {
     const scene = await createScene();
     const expiry = local(2032, 4, 20, 12);
@@ -390,35 +422,38 @@ describe("the certificate-expiry job", () => {
     url.pathname = `/${databaseName}`;
     const other = new pg.Client({ connectionString: url.toString() });
     await other.connect();
+    ctx.clock.now = before(expiry, 7);
+    const runner = startJobRunner(
+      ctx.deps,
+      { info: () => {}, error: () => {} },
+      { schedule: false, startDelayMs: 3_600_000 },
+    );
     try {
-      await other.query("select pg_advisory_lock(42005)");
-      expect(await runAt(ctx, before(expiry, 7))).toEqual({ ran: false, notices: 0, summaries: 0, mails: 0 });
+      await other.query("select pg_advisory_lock($1)", [JOB_LOCKS.certificateExpiry]);
+      expect(await runner.run(JOB_NAMES.certificateExpiry)).toEqual({ ran: false });
       expect(await notificationsOf(ctx, scene.employee)).toEqual([]);
-      await other.query("select pg_advisory_unlock(42005)");
-      expect((await runAt(ctx, before(expiry, 7))).ran).toBe(true);
+      await other.query("select pg_advisory_unlock($1)", [JOB_LOCKS.certificateExpiry]);
+      expect((await runner.run(JOB_NAMES.certificateExpiry)).ran).toBe(true);
       expect(await notificationsOf(ctx, scene.employee)).toHaveLength(1);
     } finally {
+      await runner.stop();
       await other.end();
     }
   });
 
-  it("is run by the scheduler once after start, and the scheduler stops", async () => {
+  it("is run by the job runner once after start, and the runner stops", async () => {
     const c = await createTestApp();
     try {
       await importPackage(c.deps.database.db, loadPackage(writeFixture()));
       const scene = await createScene(c);
       await insertCertificate(c, scene.employee, before(c.clock.now, -7, 12), (await trainingByKey(c, "haende")).id);
       const errors: unknown[] = [];
-      const scheduler = startScheduler(
-        c.deps,
-        { info: () => {}, error: (obj) => errors.push(obj) },
-        { startDelayMs: 0 },
-      );
+      const runner = startJobRunner(c.deps, { info: () => {}, error: (obj) => errors.push(obj) }, { startDelayMs: 0 });
       await vi.waitFor(async () => expect(await notificationsOf(c, scene.employee)).toHaveLength(1), {
         timeout: 20_000,
         interval: 50,
       });
-      await scheduler.stop();
+      await runner.stop();
       expect(errors).toEqual([]);
     } finally {
       await c.close();
@@ -483,7 +518,7 @@ describe("e-mail", () => {
   });
   afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
-  it("sends the employee a notice and the facility's staff the summary, to those with an address", async () => {
+  it("queues the employee's notice and the staff summary, in each one's language, and the sender delivers them", async () => {
     const smtpUrl = `smtp://127.0.0.1:${port}`;
     const c = await createTestApp({
       env: { SMTP_URL: smtpUrl },
@@ -493,31 +528,46 @@ describe("e-mail", () => {
       await importPackage(c.deps.database.db, loadPackage(writeFixture()));
       const haende = await trainingByKey(c, "haende");
       const scene = await createScene(c, true);
+      await c.deps.database.db
+        .update(preferences)
+        .set({ language: "en" })
+        .where(eq(preferences.userId, scene.admin.id));
       const expiry = local(2032, 6, 30, 12);
       await insertCertificate(c, scene.employee, expiry, haende.id);
       received.length = 0;
-      const result = await runAt(c, before(expiry, 30));
-      expect(result).toEqual({ ran: true, notices: 1, summaries: 1, mails: 2 });
+      const now = before(expiry, 30);
+      const result = await runAt(c, now);
+      expect(result).toEqual({ notices: 1, summaries: 1, mails: 2 });
+      // Queued in the job's transaction, delivered by the sender.
+      expect(received).toHaveLength(0);
+      const queued = await c.deps.database.db.select().from(mailOutbox);
+      expect(queued.map((m) => m.status)).toEqual(["pending", "pending"]);
+      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 2, retried: 0, failed: 0 });
       const employeeMail = received.find((m) => m.to.includes(`employee.${scene.facility.id}@example.org`));
-      expect(employeeMail?.subject).toContain("Händehygiene");
-      expect(employeeMail?.subject).toContain("30.06.2032");
+      expect(employeeMail?.subject).toBe("CareCampus: Ihr Zertifikat „Händehygiene“ läuft am 30.06.2032 ab");
       const adminMail = received.find((m) => m.to.includes(`admin.${scene.facility.id}@example.org`));
-      expect(adminMail?.subject).toContain(scene.facility.name);
+      expect(adminMail?.subject).toBe(`CareCampus: ${scene.facility.name} – 1 certificate(s) expiring soon`);
       // The supervisor has no address; each mail has one recipient.
       expect(received).toHaveLength(2);
       expect(received.every((m) => m.to.length === 1)).toBe(true);
+      const sent = await c.deps.database.db.select().from(mailOutbox);
+      expect(sent.map((m) => [m.status, m.attempts])).toEqual([
+        ["sent", 1],
+        ["sent", 1],
+      ]);
+      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0 });
+      expect(received).toHaveLength(2);
     } finally {
       await c.close();
     }
   });
 
-  it("logs a failing SMTP server and still records the notices", async () => {
+  it("records the notices and keeps the mails for a retry when the SMTP server cannot be reached", async () => {
     const closed = await freePort();
-    const failures: unknown[] = [];
     const smtpUrl = `smtp://127.0.0.1:${closed}`;
     const c = await createTestApp({
       env: { SMTP_URL: smtpUrl },
-      mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", (err) => failures.push(err)),
+      mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", () => {}),
     });
     try {
       await importPackage(c.deps.database.db, loadPackage(writeFixture()));
@@ -525,13 +575,19 @@ describe("e-mail", () => {
       const scene = await createScene(c, true);
       const expiry = local(2032, 8, 1, 12);
       await insertCertificate(c, scene.employee, expiry, haende.id);
-      const result = await runAt(c, before(expiry, 0));
-      expect(result).toEqual({ ran: true, notices: 1, summaries: 1, mails: 0 });
-      expect(failures).toHaveLength(2);
+      const now = before(expiry, 0);
+      expect(await runAt(c, now)).toEqual({ notices: 1, summaries: 1, mails: 2 });
+      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0, retried: 2, failed: 0 });
       expect(await notificationsOf(c, scene.employee)).toHaveLength(1);
       const ids = [scene.admin.id, scene.supervisor.id];
       const staff = await c.deps.database.db.select().from(notifications).where(inArray(notifications.userId, ids));
       expect(staff).toHaveLength(2);
+      const mails = await c.deps.database.db.select().from(mailOutbox);
+      for (const m of mails) {
+        expect(m).toMatchObject({ status: "pending", attempts: 1, sentAt: null });
+        expect(m.lastError).toBeTruthy();
+        expect(m.nextAttemptAt.getTime()).toBe(now.getTime() + 60_000);
+      }
     } finally {
       await c.close();
     }

@@ -1,19 +1,21 @@
-import { daysUntil, formatDate } from "@carecampus/contract";
+import { daysUntil, formatDate, isoDay, type Language } from "@carecampus/contract";
 import { and, desc, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
 import { isAssigned } from "../assignments/service";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import {
   certificateNoticeSummaries,
   certificateNotices,
   certificates,
   facilities,
   notifications,
+  preferences,
   topics,
   trainings,
   userRoles,
   users,
 } from "../db/schema";
-import type { AppDeps } from "../deps";
+import { enqueueMail, mailQueued, type OutgoingMail } from "../mail/outbox";
+import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
 import { type CustomMessage, insertNotifications, type NewNotification } from "./service";
 
 /** Days before expiry at which a notice goes out (ARCHITECTURE decision 7), least urgent first. */
@@ -26,8 +28,6 @@ export const EXPIRED_GRACE_DAYS = 7;
 export const CERTIFICATE_KEY = "notifications.certificateExpires";
 export const SUMMARY_KEY = "notifications.certificatesExpireSummary";
 
-/** Keeps two servers sharing one PostgreSQL from running the job at the same time. */
-const JOB_LOCK = 42005;
 const DAY_MS = 86_400_000;
 
 /**
@@ -42,25 +42,18 @@ export function dueStage(days: number): Stage | null {
   return null;
 }
 
-/** YYYY-MM-DD of the server-local calendar day. */
-export function isoDay(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 export interface ExpiryJobResult {
-  /** False when another server held the job's lock. */
-  ran: boolean;
   /** Certificate notices sent to employees. */
   notices: number;
   /** Facility summaries created or extended. */
   summaries: number;
-  /** E-mails handed to the SMTP server. */
+  /** E-mails queued in the outbox (sent by the mail sender job). */
   mails: number;
 }
 
 interface Due {
   certificateId: number;
+  language: Language;
   expiresAt: Date;
   days: number;
   stage: Stage;
@@ -75,44 +68,38 @@ interface Due {
   topicId: number;
 }
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
 /**
  * The daily certificate-expiry run: notices to the owners of active certificates 30 and 7 days
  * before and on the expiry day, and one summary per facility and stage for its administrators
  * and supervisors. Idempotent (what was sent is recorded in the same transaction) and catching
- * up after downtime (the most urgent due stage is sent, earlier ones are marked done). E-mails
- * go out after the commit; a failing mail is logged by the mailer and never fails the job.
+ * up after downtime (the most urgent due stage is sent, earlier ones are marked done). Calendar
+ * days are those of the configured TIME_ZONE. E-mails go to the outbox in the same transaction,
+ * in each recipient's language; the mail sender job delivers them. The job runner keeps two
+ * servers from running this at once (jobs/catalogue.ts).
  */
-export async function runExpiryJob(deps: Pick<AppDeps, "database" | "mailer">, now: Date): Promise<ExpiryJobResult> {
+export async function runExpiryJob(
+  deps: { database: { db: Db }; config: { timeZone: string } },
+  now: Date,
+): Promise<ExpiryJobResult> {
+  const zone = deps.config.timeZone;
   const outcome = await deps.database.db.transaction(async (tx) => {
-    const lock = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(${JOB_LOCK}) as locked`);
-    if (!lock.rows[0]?.locked) return null;
-    const due = await findDue(tx, now);
-    if (due.length === 0) return { notices: 0, summaries: 0, mails: [] as Mail[] };
+    const due = await findDue(tx, now, zone);
+    if (due.length === 0) return { notices: 0, summaries: 0, mails: 0 };
     await recordNotices(tx, due);
-    await notifyOwners(tx, due);
-    const summaries = await notifyStaff(tx, due, now);
-    return { notices: due.length, summaries: summaries.count, mails: [...ownerMails(due), ...summaries.mails] };
+    await notifyOwners(tx, due, zone);
+    const summaries = await notifyStaff(tx, due, now, zone);
+    const mails = await enqueueMail(tx, [...ownerMails(due, zone), ...summaries.mails], now);
+    return { notices: due.length, summaries: summaries.count, mails };
   });
-  if (!outcome) return { ran: false, notices: 0, summaries: 0, mails: 0 };
-  let mails = 0;
-  // One after another: a daily job has time, and the SMTP server is spared a burst.
-  for (const mail of outcome.mails) {
-    if (await deps.mailer.send([mail.to], mail.subject, mail.text)) mails += 1;
-  }
-  return { ran: true, notices: outcome.notices, summaries: outcome.summaries, mails };
+  if (outcome.mails > 0) mailQueued();
+  return outcome;
 }
 
 /**
  * Active certificates (the newest per user and training) of employees, for assigned trainings
  * that are not retired, whose most urgent due stage has not been dealt with yet.
  */
-async function findDue(tx: Tx, now: Date): Promise<Due[]> {
+async function findDue(tx: Tx, now: Date, zone: string): Promise<Due[]> {
   const active = tx
     .selectDistinctOn([certificates.userId, certificates.trainingId], {
       id: certificates.id,
@@ -134,6 +121,7 @@ async function findDue(tx: Tx, now: Date): Promise<Due[]> {
       name: users.name,
       surname: users.surname,
       email: users.email,
+      preference: preferences.language,
       facilityId: users.facilityId,
       facility: facilities.name,
       trainingId: trainings.id,
@@ -143,6 +131,7 @@ async function findDue(tx: Tx, now: Date): Promise<Due[]> {
     .from(active)
     .innerJoin(users, eq(users.id, active.userId))
     .leftJoin(facilities, eq(facilities.id, users.facilityId))
+    .leftJoin(preferences, eq(preferences.userId, users.id))
     .innerJoin(trainings, eq(trainings.id, active.trainingId))
     .innerJoin(topics, eq(topics.id, trainings.topicId))
     .where(
@@ -162,10 +151,10 @@ async function findDue(tx: Tx, now: Date): Promise<Due[]> {
         isAssigned(sql`"users"."id"`, sql`"trainings"."id"`),
       ),
     );
-  const candidates = rows.flatMap((r) => {
-    const days = daysUntil(r.expiresAt, now);
+  const candidates = rows.flatMap(({ preference, ...r }) => {
+    const days = daysUntil(r.expiresAt, now, zone);
     const stage = dueStage(days);
-    return stage === null ? [] : [{ ...r, days, stage }];
+    return stage === null ? [] : [{ ...r, language: mailLanguage(preference), days, stage }];
   });
   if (candidates.length === 0) return [];
   const done = new Set<string>();
@@ -199,13 +188,13 @@ async function recordNotices(tx: Tx, due: Due[]): Promise<void> {
   }
 }
 
-function ownerMessage(d: Due): CustomMessage {
+function ownerMessage(d: Due, zone: string): CustomMessage {
   return {
     key: CERTIFICATE_KEY,
     values: {
       training: d.training,
       facility: d.facility ?? "",
-      date: isoDay(d.expiresAt),
+      date: isoDay(d.expiresAt, zone),
       days: String(d.days),
       stage: String(d.stage),
       topicId: String(d.topicId),
@@ -214,41 +203,24 @@ function ownerMessage(d: Due): CustomMessage {
   };
 }
 
-async function notifyOwners(tx: Tx, due: Due[]): Promise<void> {
+async function notifyOwners(tx: Tx, due: Due[], zone: string): Promise<void> {
   const rows: NewNotification[] = due.map((d) => ({
     userId: d.userId,
     type: "CERTIFICATE_EXPIRES",
-    message: ownerMessage(d),
+    message: ownerMessage(d, zone),
     expiresAt: d.expiresAt,
   }));
   await insertNotifications(tx, rows);
 }
 
-function ownerMails(due: Due[]): Mail[] {
+function ownerMails(due: Due[], zone: string): OutgoingMail[] {
   return due.flatMap((d) => {
     if (!d.email) return [];
-    const date = formatDate(d.expiresAt);
-    const expired = d.stage === 0;
-    const subject = expired
-      ? `CareCampus: Zertifikat „${d.training}“ ist abgelaufen / certificate "${d.training}" has expired`
-      : `CareCampus: Zertifikat „${d.training}“ läuft am ${date} ab / certificate "${d.training}" expires on ${date}`;
-    const text = [
-      `Hallo ${d.name} ${d.surname},`,
-      "",
-      expired
-        ? `Ihr Zertifikat „${d.training}“ ist am ${date} abgelaufen. Bitte wiederholen Sie die Schulung in CareCampus.`
-        : `Ihr Zertifikat „${d.training}“ läuft am ${date} ab. Bitte frischen Sie die Schulung in CareCampus rechtzeitig auf.`,
-      "",
-      "---",
-      "",
-      `Hello ${d.name} ${d.surname},`,
-      "",
-      expired
-        ? `your certificate "${d.training}" expired on ${date}. Please repeat the training in CareCampus.`
-        : `your certificate "${d.training}" expires on ${date}. Please renew the training in CareCampus in time.`,
-      "",
-    ].join("\n");
-    return [{ to: d.email, subject, text }];
+    const texts = mailTexts(d.language);
+    const part = d.stage === 0 ? texts.certificateExpired : texts.certificateExpires;
+    const values = { training: d.training, date: formatDate(d.expiresAt, zone), name: d.name, surname: d.surname };
+    const text = mailBody(d.language, [fill(texts.greeting, values), "", fill(part.text, values)]);
+    return [{ to: [d.email], subject: fill(part.subject, values), text }];
   });
 }
 
@@ -264,7 +236,12 @@ interface Group {
  * A later run on the same day extends that day's summary (count, earliest expiry) and shows it
  * again, rather than sending a second one.
  */
-async function notifyStaff(tx: Tx, due: Due[], now: Date): Promise<{ count: number; mails: Mail[] }> {
+async function notifyStaff(
+  tx: Tx,
+  due: Due[],
+  now: Date,
+  zone: string,
+): Promise<{ count: number; mails: OutgoingMail[] }> {
   const groups = new Map<string, Group>();
   for (const d of due) {
     if (d.facilityId === null) continue;
@@ -281,12 +258,20 @@ async function notifyStaff(tx: Tx, due: Due[], now: Date): Promise<{ count: numb
   if (groups.size === 0) return { count: 0, mails: [] };
   const facilityIds = [...new Set([...groups.values()].map((g) => g.facilityId))];
   const staffRows = await tx
-    .selectDistinct({ id: users.id, facilityId: users.facilityId, email: users.email })
+    .selectDistinct({
+      id: users.id,
+      facilityId: users.facilityId,
+      email: users.email,
+      name: users.name,
+      surname: users.surname,
+      preference: preferences.language,
+    })
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(preferences, eq(preferences.userId, users.id))
     .where(and(inArray(users.facilityId, facilityIds), inArray(userRoles.role, ["administrator", "supervisor"])));
-  const day = isoDay(now);
-  const mails: Mail[] = [];
+  const day = isoDay(now, zone);
+  const mails: OutgoingMail[] = [];
   let count = 0;
   for (const group of groups.values()) {
     const staff = staffRows.filter((s) => s.facilityId === group.facilityId);
@@ -306,7 +291,7 @@ async function notifyStaff(tx: Tx, due: Due[], now: Date): Promise<{ count: numb
     const identity = { facilityId: String(group.facilityId), stage: String(group.stage), day };
     const message: CustomMessage = {
       key: SUMMARY_KEY,
-      values: { ...identity, facility: group.facility, count: String(total), date: isoDay(firstExpiry) },
+      values: { ...identity, facility: group.facility, count: String(total), date: isoDay(firstExpiry, zone) },
     };
     if (earlier) {
       await tx
@@ -352,32 +337,33 @@ async function notifyStaff(tx: Tx, due: Due[], now: Date): Promise<{ count: numb
         .map((s) => ({ userId: s.id, type: "CERTIFICATE_EXPIRES", message, expiresAt: firstExpiry })),
     );
     if (staff.length > 0) count += 1;
-    mails.push(...staffMails(group, staff, total));
+    mails.push(...staffMails(group, staff, total, zone));
   }
   return { count, mails };
 }
 
-function staffMails(group: Group, staff: { email: string | null }[], total: number): Mail[] {
-  const expired = group.stage === 0;
-  const subject = expired
-    ? `CareCampus: ${group.facility} – abgelaufene Zertifikate / expired certificates (${total})`
-    : `CareCampus: ${group.facility} – Zertifikate laufen ab / certificates expiring (${total})`;
-  const lines = group.items.map((d) => `- ${d.name} ${d.surname}: ${d.training} (${formatDate(d.expiresAt)})`);
-  const text = [
-    expired
-      ? `In ${group.facility} sind diese Zertifikate abgelaufen:`
-      : `In ${group.facility} laufen diese Zertifikate in den nächsten ${group.stage} Tagen ab:`,
-    ...lines,
-    "",
-    "---",
-    "",
-    expired
-      ? `These certificates of ${group.facility} have expired:`
-      : `These certificates of ${group.facility} expire within the next ${group.stage} days:`,
-    ...lines,
-    "",
-  ].join("\n");
-  return staff.flatMap((s) => (s.email ? [{ to: s.email, subject, text }] : []));
+interface Staff {
+  email: string | null;
+  name: string;
+  surname: string;
+  preference: string | null;
+}
+
+/** The summary as a mail to each staff member with an address, in their language. */
+function staffMails(group: Group, staff: Staff[], total: number, zone: string): OutgoingMail[] {
+  return staff.flatMap((s) => {
+    if (!s.email) return [];
+    const language = mailLanguage(s.preference);
+    const texts = mailTexts(language);
+    const part = group.stage === 0 ? texts.summaryExpired : texts.summaryExpires;
+    const values = { facility: group.facility, count: total, stage: group.stage, name: s.name, surname: s.surname };
+    const lines = group.items.map(
+      (d) =>
+        `- ${fill(texts.summaryLine, { name: d.name, surname: d.surname, training: d.training, date: formatDate(d.expiresAt, zone) })}`,
+    );
+    const text = mailBody(language, [fill(texts.greeting, values), "", fill(part.text, values), ...lines]);
+    return [{ to: [s.email], subject: fill(part.subject, values), text }];
+  });
 }
 
 function chunks<T>(list: T[], size: number): T[][] {

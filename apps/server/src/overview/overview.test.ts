@@ -1,4 +1,4 @@
-import { ErrorCode, type OverviewUser, TopicOverview } from "@carecampus/contract";
+import { ErrorCode, isoDay, type OverviewUser, TopicOverview, zonedTime } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
@@ -15,8 +15,8 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  // Noon: day arithmetic must not depend on the hour the suite runs.
-  ctx.clock.now = new Date(2026, 10, 22, 12, 0, 0);
+  // Noon in the configured zone: day arithmetic must not depend on the hour or the TZ the suite runs in.
+  ctx.clock.now = zonedTime(ctx.deps.config.timeZone, 2026, 11, 22, 12);
   cast = await createCast(ctx);
   await importPackage(ctx.deps.database.db, loadPackage(writeFixture()));
   const db = ctx.deps.database.db;
@@ -156,9 +156,9 @@ describe("POST /api/progress/admin/users/{id}/passivetraining", () => {
     }
     // A certificate from today with the training's 12 months.
     expect(res.json()).toEqual(cell);
-    expect(new Date(String(cell?.acquired_at)).toDateString()).toBe(ctx.clock.now.toDateString());
-    const expires = new Date(String(cell?.expires_at));
-    expect([expires.getFullYear(), expires.getMonth(), expires.getDate()]).toEqual([2027, 10, 22]);
+    const zone = ctx.deps.config.timeZone;
+    expect(isoDay(new Date(String(cell?.acquired_at)), zone)).toBe("2026-11-22");
+    expect(isoDay(new Date(String(cell?.expires_at)), zone)).toBe("2027-11-22");
     expect(cell?.colour).toBe("green");
   });
 

@@ -11,6 +11,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf, authenticate } from "../auth/guards";
+import { dbClock } from "../deps";
 import { exportOverview, getTopicOverview, markPassiveTraining } from "./service";
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -37,7 +38,14 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate(),
     },
     (request) =>
-      getTopicOverview(db, actorOf(request), request.params.topicId, request.query.facilityName, app.deps.now()),
+      getTopicOverview(
+        db,
+        actorOf(request),
+        request.params.topicId,
+        request.query.facilityName,
+        app.deps.now(),
+        app.deps.config.timeZone,
+      ),
   );
 
   // A download link carries its token in the query (decision 9).
@@ -54,7 +62,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { query } = request;
       const { stream, filename } = await exportOverview(
-        { db, now: app.deps.now },
+        dbClock(app.deps),
         actorOf(request),
         query.facilityName,
         query.topicId,
@@ -85,7 +93,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     },
     (request) =>
       markPassiveTraining(
-        { db, now: app.deps.now },
+        dbClock(app.deps),
         actorOf(request),
         request.params.id,
         request.body.topicID,

@@ -47,8 +47,8 @@ export async function overviewScope(
 }
 
 /** The API's form of a grid: per learner the assigned trainings, dated and coloured. */
-function toTopicOverview(grid: OverviewGrid, now: Date): TopicOverview {
-  const colourOf = expiryColourer(now);
+function toTopicOverview(grid: OverviewGrid, now: Date, zone: string): TopicOverview {
+  const colourOf = expiryColourer(now, zone);
   const iso = isoFormatter();
   const width = grid.trainings.length;
   return {
@@ -85,10 +85,11 @@ export async function getTopicOverview(
   topicId: number,
   facilityName: string | undefined,
   now: Date,
+  zone: string,
 ): Promise<TopicOverview> {
   assertMay(actor, "overview.read");
   const facility = await overviewScope(db, actor, facilityName);
-  return toTopicOverview(await loadTopicGrid(db, topicId, facility?.id), now);
+  return toTopicOverview(await loadTopicGrid(db, topicId, facility?.id), now, zone);
 }
 
 /**
@@ -105,6 +106,7 @@ export async function markPassiveTraining(
 ): Promise<OverviewCell> {
   assertMay(actor, "training.markPassed");
   const now = deps.now();
+  const zone = deps.zone;
   return deps.db.transaction(async (tx) => {
     await requireUser(tx, actor, "training.markPassed", userId);
     const [training] = await tx
@@ -146,10 +148,10 @@ export async function markPassiveTraining(
       training_id: trainingId,
       acquired_at: acquiredAt.toISOString(),
       expires_at: expiresAt.toISOString(),
-      colour: expiryColour(expiresAt, now),
+      colour: expiryColour(expiresAt, now, zone),
     });
-    if (newest && daysUntil(newest.acquiredAt, now) === 0) return cell(newest.acquiredAt, newest.expiresAt);
-    const id = await issueCertificate(tx, userId, { ...training, newest: null }, now, actor.id);
+    if (newest && daysUntil(newest.acquiredAt, now, zone) === 0) return cell(newest.acquiredAt, newest.expiresAt);
+    const id = await issueCertificate(tx, userId, { ...training, newest: null }, now, zone, actor.id);
     const [issued] = await tx
       .select({ acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt })
       .from(certificates)
@@ -198,10 +200,11 @@ export async function exportOverview(
       language: Language.catch("de").parse(pref?.language),
       facilityName: facility?.name,
       now,
+      zone: deps.zone,
       topics: topicRows.map((t) => t.id),
       load: (id) => loadTopicGrid(db, id, facility?.id, learnersOnce),
     },
     onError,
   );
-  return { stream, filename: exportFileName(facility?.name, now) };
+  return { stream, filename: exportFileName(facility?.name, now, deps.zone) };
 }

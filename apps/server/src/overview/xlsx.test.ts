@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode } from "@carecampus/contract";
+import { ErrorCode, zonedTime } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ const HOSTILE = ['=HYPERLINK("http://evil.example","klick")', "+1", "@SUM(1)", "
 
 beforeAll(async () => {
   ctx = await createTestApp();
-  ctx.clock.now = new Date(2026, 10, 22, 12, 0, 0);
+  ctx.clock.now = zonedTime(ctx.deps.config.timeZone, 2026, 11, 22, 12);
   cast = await createCast(ctx);
   const db = ctx.deps.database.db;
   await importPackage(db, loadPackage(writeFixture()));
@@ -78,7 +78,9 @@ describe("GET /api/progress/admin/export/xlsx", () => {
     const res = await download(cast.tokens.administrator);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers["content-type"]).toContain("spreadsheetml");
-    expect(res.headers["content-disposition"]).toContain(exportFileName(cast.facilityA.name, ctx.clock.now));
+    expect(res.headers["content-disposition"]).toContain(
+      exportFileName(cast.facilityA.name, ctx.clock.now, ctx.deps.config.timeZone),
+    );
     expect(res.headers["content-disposition"]).toContain("2026-11-22");
     const book = await readBook(res.rawPayload);
     expect(book.worksheets.map((s) => s.name)).toEqual(["Legende", "Hygiene"]);

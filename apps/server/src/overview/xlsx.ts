@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { type ExpiryColour, expiryColourer, type Language } from "@carecampus/contract";
+import { dayNumber, type ExpiryColour, expiryColourer, isoDay, type Language } from "@carecampus/contract";
 import type ExcelJS from "exceljs";
 import { NOT_ASSIGNED, type OverviewGrid } from "./grid";
 
@@ -116,26 +116,23 @@ export function safeText(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** The calendar day of `date` (server time) as the UTC midnight Excel dates are counted in. */
-const excelDay = (date: Date) => new Date(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()));
-
 /** Every time zone's offset is a multiple of a quarter hour, so a quarter hour never spans two days. */
 const QUARTER_HOUR_MS = 900_000;
 /** Excel's serial day number of 1970-01-01 (its days count from 1899-12-30). */
 const EXCEL_EPOCH_DAY = 25_569;
 
 /**
- * Excel's serial day for an instant's calendar day in server time: what ExcelJS writes for
- * excelDay(), computed once per quarter hour of the clock
- * instead of a calendar lookup for each of a million cells.
+ * Excel's serial day for an instant's calendar day in the configured time zone (a date without
+ * a time, as the sheet shows it), computed once per quarter hour of the clock instead of a
+ * calendar lookup for each of a million cells.
  */
-function excelSerials(): (ms: number) => number {
+function excelSerials(zone: string): (ms: number) => number {
   const byQuarter = new Map<number, number>();
   return (ms) => {
     const quarter = Math.floor(ms / QUARTER_HOUR_MS);
     let serial = byQuarter.get(quarter);
     if (serial === undefined) {
-      serial = excelDay(new Date(ms)).getTime() / 86_400_000 + EXCEL_EPOCH_DAY;
+      serial = dayNumber(ms, zone) + EXCEL_EPOCH_DAY;
       byQuarter.set(quarter, serial);
     }
     return serial;
@@ -203,6 +200,8 @@ export interface ExportInput {
   language: Language;
   facilityName: string | undefined;
   now: Date;
+  /** The configured time zone the dates' calendar days are counted in. */
+  zone: string;
   /** Called per topic, so only one topic's rows are held at a time. */
   topics: number[];
   load(topicId: number): Promise<OverviewGrid>;
@@ -224,9 +223,10 @@ export function writeOverviewWorkbook(input: ExportInput, onError: (err: unknown
     workbook.creator = "CareCampus";
     workbook.created = input.now;
     const taken = new Set<string>();
+    const serialOf = excelSerials(input.zone);
     const legend = workbook.addWorksheet(sheetName(labels.legend, taken));
     legend.columns = [{ width: 24 }, { width: 80 }];
-    legend.addRow([labels.exported, excelDay(input.now)]).getCell(2).numFmt = "dd.mm.yyyy";
+    legend.addRow([labels.exported, serialOf(input.now.getTime())]).getCell(2).numFmt = "dd.mm.yyyy";
     legend.addRow([labels.scope, safeText(input.facilityName ?? labels.allFacilities)]);
     legend.addRow([]);
     for (const colour of COLOURS) {
@@ -245,8 +245,7 @@ export function writeOverviewWorkbook(input: ExportInput, onError: (err: unknown
       pending.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
       return pending;
     };
-    const serialOf = excelSerials();
-    const colourOf = expiryColourer(input.now);
+    const colourOf = expiryColourer(input.now, input.zone);
     let next = load(0);
     for (let i = 0; next; i++) {
       const data = await next;
@@ -300,8 +299,8 @@ export function writeOverviewWorkbook(input: ExportInput, onError: (err: unknown
 }
 
 /** "Schulungsstand_Haus-Sonnenhof_2026-11-22.xlsx": facility and date, safe in a header. */
-export function exportFileName(facilityName: string | undefined, now: Date): string {
-  const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+export function exportFileName(facilityName: string | undefined, now: Date, zone: string): string {
+  const day = isoDay(now, zone);
   const facility = (facilityName ?? "Alle")
     .normalize("NFC")
     .replace(/[^\p{L}\p{N}]+/gu, "-")

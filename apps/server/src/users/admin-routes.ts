@@ -17,6 +17,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf, authenticate } from "../auth/guards";
+import { dbClock } from "../deps";
 import { createUserByAdmin, deleteUserByAdmin, getAdminUser, listUsers, updateUserByAdmin } from "./admin-service";
 import { importUsers } from "./import-service";
 
@@ -25,7 +26,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
-  const writeDeps = () => ({ db, now: app.deps.now, maxUsers: app.deps.config.maxUsers });
+  const writeDeps = () => ({ ...dbClock(app.deps), maxUsers: app.deps.config.maxUsers });
 
   r.get(
     "/auth/admin/users",

@@ -3,14 +3,16 @@ import { Badge, Tooltip } from "@mantine/core";
 import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { authedUrl } from "../api/client";
+import { settings } from "../app/settings";
 
 export const EXPIRY_COLOURS = { red: "red", orange: "orange", yellow: "yellow", green: "teal" } as const;
 
 /** The certificate expiry badge (DD.MM.YY, coloured by spec §4); a click opens the certificate. */
 export function ExpiryBadge({ certificate, size = "lg" }: { certificate: CertificateRef; size?: "sm" | "md" | "lg" }) {
   const { t } = useTranslation();
-  const colour = expiryColour(certificate.expires_at);
-  const date = formatShortDate(certificate.expires_at);
+  const zone = settings["time-zone"];
+  const colour = expiryColour(certificate.expires_at, new Date(), zone);
+  const date = formatShortDate(certificate.expires_at, zone);
   return (
     <Tooltip label={`${t(`expiry.${colour}`)} – ${t("training.download")}`}>
       <Badge

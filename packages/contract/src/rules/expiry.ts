@@ -1,35 +1,31 @@
+import { dayNumber, startOfDayAfter } from "./calendar";
+
 export type ExpiryColour = "red" | "orange" | "yellow" | "green";
 
-const DAY_MS = 86_400_000;
-
-function utcDay(date: Date): number {
-  return Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / DAY_MS;
-}
-
-/** Whole calendar days from `today` to `expiry` in local time (ARCHITECTURE decision 2). */
-export function daysUntil(expiry: Date, today: Date): number {
-  return utcDay(expiry) - utcDay(today);
+/**
+ * Whole calendar days from `today` to `expiry` in the configured time zone `zone`
+ * (ARCHITECTURE decisions 2 and 16).
+ */
+export function daysUntil(expiry: Date, today: Date, zone: string): number {
+  return dayNumber(expiry, zone) - dayNumber(today, zone);
 }
 
 /**
  * The colour rule for one `today`, for many certificates at once: ≤ 0 days → red, 1–7 → orange,
- * 8–30 → yellow, > 30 → green, as three comparisons with the local midnights that begin day
- * 1, 8 and 31 (the same calendar days as daysUntil, without calendar arithmetic per date).
+ * 8–30 → yellow, > 30 → green, as three comparisons with the midnights (in `zone`) that begin
+ * day 1, 8 and 31 (the same calendar days as daysUntil, without calendar arithmetic per date).
  */
-export function expiryColourer(today: Date): (expiryMs: number) => ExpiryColour {
-  const y = today.getFullYear();
-  const m = today.getMonth();
-  const d = today.getDate();
-  const orangeFrom = new Date(y, m, d + 1).getTime();
-  const yellowFrom = new Date(y, m, d + 8).getTime();
-  const greenFrom = new Date(y, m, d + 31).getTime();
+export function expiryColourer(today: Date, zone: string): (expiryMs: number) => ExpiryColour {
+  const orangeFrom = startOfDayAfter(today, 1, zone).getTime();
+  const yellowFrom = startOfDayAfter(today, 8, zone).getTime();
+  const greenFrom = startOfDayAfter(today, 31, zone).getTime();
   return (ms) => (ms < orangeFrom ? "red" : ms < yellowFrom ? "orange" : ms < greenFrom ? "yellow" : "green");
 }
 
 /** The colour of one certificate's expiry; none (or no date) → red. */
-export function expiryColour(expiry: Date | string | null | undefined, today: Date = new Date()): ExpiryColour {
+export function expiryColour(expiry: Date | string | null | undefined, today: Date, zone: string): ExpiryColour {
   if (!expiry) return "red";
   const ms = (typeof expiry === "string" ? new Date(expiry) : expiry).getTime();
   if (Number.isNaN(ms)) return "red";
-  return expiryColourer(today)(ms);
+  return expiryColourer(today, zone)(ms);
 }

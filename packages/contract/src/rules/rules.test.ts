@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { zonedTime } from "./calendar";
 import { daysUntil, expiryColour } from "./expiry";
 import { generatePassword, isValidPassword, passwordProblems } from "./password";
 import { isTokenUsable, refreshDelayMs, secondsLeft } from "./session";
-import { formatDate, formatShortDate, truncate } from "./text";
+import { formatDate, formatIsoDay, formatShortDate, truncate } from "./text";
 
 describe("password rule (spec §5)", () => {
   it.each(["Demo-1234!", "Abcdefg1@", "aB3$aaaa", "Zz9#Zz9#", "Aa1+aaaa", "Aa1-aaaa"])("accepts %s", (pw) => {
@@ -32,8 +33,11 @@ describe("password rule (spec §5)", () => {
 });
 
 describe("expiry colour (ARCHITECTURE decision 2)", () => {
-  const today = new Date(2026, 10, 22, 15, 30);
-  const inDays = (d: number) => new Date(2026, 10, 22 + d, 9, 0);
+  const zone = "Europe/Berlin";
+  /** A wall-clock time in Berlin, whatever the process's time zone. */
+  const berlin = (y: number, m: number, d: number, h = 0, min = 0) => zonedTime(zone, y, m, d, h, min);
+  const today = berlin(2026, 11, 22, 15, 30);
+  const inDays = (d: number) => berlin(2026, 11, 22 + d, 9, 0);
   it.each([
     [-5, "red"],
     [0, "red"],
@@ -44,21 +48,30 @@ describe("expiry colour (ARCHITECTURE decision 2)", () => {
     [31, "green"],
     [400, "green"],
   ] as const)("%i days → %s", (days, colour) => {
-    expect(expiryColour(inDays(days), today)).toBe(colour);
+    expect(expiryColour(inDays(days), today, zone)).toBe(colour);
   });
   it("no expiry is red", () => {
-    expect(expiryColour(null, today)).toBe("red");
-    expect(expiryColour("not a date", today)).toBe("red");
+    expect(expiryColour(null, today, zone)).toBe("red");
+    expect(expiryColour("not a date", today, zone)).toBe("red");
   });
   it("counts calendar days, not 24-hour periods", () => {
-    expect(expiryColour(new Date(2026, 10, 23, 0, 5), new Date(2026, 10, 22, 23, 55))).toBe("orange");
+    expect(expiryColour(berlin(2026, 11, 23, 0, 5), berlin(2026, 11, 22, 23, 55), zone)).toBe("orange");
+    expect(daysUntil(berlin(2026, 11, 23, 0, 5), berlin(2026, 11, 22, 23, 55), zone)).toBe(1);
+  });
+  it("counts the days of the configured zone: the same instants are a day apart in Berlin, none in New York", () => {
+    const lateEvening = new Date("2026-11-22T22:55:00Z"); // 23:55 in Berlin, 17:55 in New York
+    const justAfter = new Date("2026-11-22T23:05:00Z"); // 00:05 the next day in Berlin
+    expect(daysUntil(justAfter, lateEvening, zone)).toBe(1);
+    expect(daysUntil(justAfter, lateEvening, "America/New_York")).toBe(0);
+    expect(expiryColour(justAfter, lateEvening, zone)).toBe("orange");
+    expect(expiryColour(justAfter, lateEvening, "America/New_York")).toBe("red");
   });
   it("agrees with daysUntil hour by hour across a year, daylight saving changes included", () => {
     const byDays = (days: number) => (days <= 0 ? "red" : days <= 7 ? "orange" : days <= 30 ? "yellow" : "green");
-    for (const today of [new Date(2026, 2, 20, 23, 30), new Date(2026, 9, 20, 0, 0), new Date(2026, 11, 31, 12)]) {
+    for (const today of [berlin(2026, 3, 20, 23, 30), berlin(2026, 10, 20, 0, 0), berlin(2026, 12, 31, 12)]) {
       for (let h = -48; h < 24 * 400; h++) {
         const expiry = new Date(today.getTime() + h * 3_600_000 + 59_000);
-        expect(expiryColour(expiry, today)).toBe(byDays(daysUntil(expiry, today)));
+        expect(expiryColour(expiry, today, zone)).toBe(byDays(daysUntil(expiry, today, zone)));
       }
     }
   });
@@ -71,9 +84,14 @@ describe("truncation and dates (spec §5, §9)", () => {
     expect(truncate("b".repeat(31), 30)).toBe(`${"b".repeat(27)}...`);
     expect(truncate("Händehygiene und Infektionsschutz in der Pflege", 30)).toBe("Händehygiene und Infektions...");
   });
-  it("formats DD.MM.yyyy and DD.MM.YY", () => {
-    expect(formatDate(new Date(2027, 0, 5))).toBe("05.01.2027");
-    expect(formatShortDate(new Date(2027, 0, 5))).toBe("05.01.27");
+  it("formats DD.MM.yyyy and DD.MM.YY in the configured zone", () => {
+    expect(formatDate(zonedTime("Europe/Berlin", 2027, 1, 5), "Europe/Berlin")).toBe("05.01.2027");
+    expect(formatShortDate(zonedTime("Europe/Berlin", 2027, 1, 5), "Europe/Berlin")).toBe("05.01.27");
+    // Berlin's midnight is still the evening before in Los Angeles.
+    expect(formatDate("2027-01-04T23:30:00Z", "Europe/Berlin")).toBe("05.01.2027");
+    expect(formatDate("2027-01-04T23:30:00Z", "America/Los_Angeles")).toBe("04.01.2027");
+    expect(formatIsoDay("2031-03-15")).toBe("15.03.2031");
+    expect(formatIsoDay("15.03.2031")).toBeUndefined();
   });
 });
 

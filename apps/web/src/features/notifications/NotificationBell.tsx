@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ApiError, api, showError } from "../../api/client";
+import { settings } from "../../app/settings";
 import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
 import { useRequiredSession } from "../../session/store";
 import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
@@ -88,8 +89,8 @@ export function NotificationBell() {
         <ScrollArea.Autosize mah="min(420px, 70vh)" type="auto" offsetScrollbars="y">
           {data.map((n) => {
             const message = parseMessage(n.CustomMessage);
-            const text = noticeText(n, message);
-            const colour = noticeColour(n);
+            const text = noticeText(n, message, settings["time-zone"]);
+            const colour = noticeColour(n, settings["time-zone"]);
             const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
             const target = noticeTarget(message, user.roles);
             return (

@@ -1,3 +1,4 @@
+import { zonedTime } from "@carecampus/contract";
 import { describe, expect, it } from "vitest";
 import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
 
@@ -14,6 +15,8 @@ const certificate = (stage: string) =>
     },
   });
 
+const zone = "Europe/Berlin";
+
 describe("notification messages", () => {
   it("reads the JSON message, and shows anything else as plain text", () => {
     expect(parseMessage(certificate("7")).values.training).toBe("Händehygiene");
@@ -26,18 +29,23 @@ describe("notification messages", () => {
 
   it("formats the date DD.MM.yyyy and reads the expiry-day stage as expired", () => {
     const n = { ExpiresAt: "2031-03-05T11:00:00.000Z" };
-    expect(noticeText(n, parseMessage(certificate("7")))).toMatchObject({
+    expect(noticeText(n, parseMessage(certificate("7")), zone)).toMatchObject({
       key: CERTIFICATE_KEY,
       values: { date: "05.03.2031", training: "Händehygiene" },
     });
-    expect(noticeText(n, parseMessage(certificate("0"))).key).toBe("notifications.certificateExpired");
+    expect(noticeText(n, parseMessage(certificate("0")), zone).key).toBe("notifications.certificateExpired");
     const summary = { key: SUMMARY_KEY, values: { count: "2", stage: "0", date: "2031-03-05" } };
-    expect(noticeText(n, summary)).toEqual({
+    expect(noticeText(n, summary, zone)).toEqual({
       key: "notifications.certificatesExpiredSummary",
       values: { count: "2", stage: "0", date: "05.03.2031" },
     });
     const reset = { key: "notifications.passwordReset", values: { login: "emma" } };
-    expect(noticeText({ ExpiresAt: null }, reset)).toBe(reset);
+    expect(noticeText({ ExpiresAt: null }, reset, zone)).toBe(reset);
+    // Without a day in the message, the instant's day in the configured zone.
+    const late = { ExpiresAt: "2031-03-05T23:30:00.000Z" };
+    const plain = { key: CERTIFICATE_KEY, values: { stage: "7" } };
+    expect(noticeText(late, plain, zone).values.date).toBe("06.03.2031");
+    expect(noticeText(late, plain, "America/New_York").values.date).toBe("05.03.2031");
   });
 
   it("leads employees to the training and staff to the progress overview", () => {
@@ -50,11 +58,12 @@ describe("notification messages", () => {
   });
 
   it("colours like certificates", () => {
-    const today = new Date(2031, 2, 1, 9);
-    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 1, 18).toISOString() }, today)).toBe("red");
-    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 8, 18).toISOString() }, today)).toBe("orange");
-    expect(noticeColour({ ExpiresAt: new Date(2031, 2, 31, 18).toISOString() }, today)).toBe("yellow");
-    expect(noticeColour({ ExpiresAt: new Date(2031, 3, 1, 18).toISOString() }, today)).toBe("green");
-    expect(noticeColour({ ExpiresAt: null }, today)).toBeNull();
+    const at = (month: number, day: number, hour: number) => zonedTime(zone, 2031, month, day, hour).toISOString();
+    const today = zonedTime(zone, 2031, 3, 1, 9);
+    expect(noticeColour({ ExpiresAt: at(3, 1, 18) }, zone, today)).toBe("red");
+    expect(noticeColour({ ExpiresAt: at(3, 8, 18) }, zone, today)).toBe("orange");
+    expect(noticeColour({ ExpiresAt: at(3, 31, 18) }, zone, today)).toBe("yellow");
+    expect(noticeColour({ ExpiresAt: at(4, 1, 18) }, zone, today)).toBe("green");
+    expect(noticeColour({ ExpiresAt: null }, zone, today)).toBeNull();
   });
 });

@@ -1,4 +1,11 @@
-import { expiryColour, formatDate, mayOpenRoute, type Notification, type Role } from "@carecampus/contract";
+import {
+  expiryColour,
+  formatDate,
+  formatIsoDay,
+  mayOpenRoute,
+  type Notification,
+  type Role,
+} from "@carecampus/contract";
 
 /** The translatable CustomMessage of a notification: an i18n key and its values. */
 export interface NoticeMessage {
@@ -25,24 +32,24 @@ export function parseMessage(raw: string): NoticeMessage {
   return { key: "notifications.plain", values: { text: raw } };
 }
 
-/** A YYYY-MM-DD calendar day (the server's) as DD.MM.yyyy; otherwise the instant's local day. */
-function displayDate(day: string | undefined, instant: string | null): string | undefined {
-  const m = day ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(day) : null;
-  if (m) return formatDate(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return instant ? formatDate(instant) : undefined;
+/** A YYYY-MM-DD calendar day (the server's) as DD.MM.yyyy; otherwise the instant's day in `zone`. */
+function displayDate(day: string | undefined, instant: string | null, zone: string): string | undefined {
+  const shown = day ? formatIsoDay(day) : undefined;
+  if (shown) return shown;
+  return instant ? formatDate(instant, zone) : undefined;
 }
 
 /**
  * The i18n key and values to show: the expiry-day stage ("0") reads "expired", and the date is
- * formatted DD.MM.yyyy (spec §9).
+ * formatted DD.MM.yyyy (spec §9) in the configured time zone `zone`.
  */
-export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMessage): NoticeMessage {
+export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMessage, zone: string): NoticeMessage {
   const { key, values } = message;
   if (key !== CERTIFICATE_KEY && key !== SUMMARY_KEY) return message;
   const expired = values.stage === "0";
   const shown = {
     ...values,
-    date: displayDate(values.date, n.ExpiresAt) ?? "",
+    date: displayDate(values.date, n.ExpiresAt, zone) ?? "",
   };
   if (key === CERTIFICATE_KEY) return { key: expired ? "notifications.certificateExpired" : key, values: shown };
   return { key: expired ? "notifications.certificatesExpiredSummary" : key, values: shown };
@@ -59,6 +66,6 @@ export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): st
 }
 
 /** Certificate notices are coloured like certificates (spec §4); others carry no expiry. */
-export function noticeColour(n: Pick<Notification, "ExpiresAt">, today = new Date()) {
-  return n.ExpiresAt ? expiryColour(n.ExpiresAt, today) : null;
+export function noticeColour(n: Pick<Notification, "ExpiresAt">, zone: string, today = new Date()) {
+  return n.ExpiresAt ? expiryColour(n.ExpiresAt, today, zone) : null;
 }

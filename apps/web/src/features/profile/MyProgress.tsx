@@ -115,7 +115,7 @@ export function MyProgress({ userId }: { userId: number }) {
             {held.map((tp) => {
               const cert = tp.certificate;
               if (!cert) return null;
-              const colour = expiryColour(cert.expires_at);
+              const colour = expiryColour(cert.expires_at, new Date(), settings["time-zone"]);
               return (
                 <Group
                   key={tp.id}
@@ -132,8 +132,12 @@ export function MyProgress({ userId }: { userId: number }) {
                       </Text>
                       <Text size="xs" c="dimmed">
                         {cert.active_working_cert
-                          ? t("profile.certificates.validUntil", { date: formatDate(cert.expires_at) })
-                          : t("profile.certificates.expired", { date: formatDate(cert.expires_at) })}
+                          ? t("profile.certificates.validUntil", {
+                              date: formatDate(cert.expires_at, settings["time-zone"]),
+                            })
+                          : t("profile.certificates.expired", {
+                              date: formatDate(cert.expires_at, settings["time-zone"]),
+                            })}
                       </Text>
                     </div>
                   </Group>

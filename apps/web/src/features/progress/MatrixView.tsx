@@ -108,7 +108,7 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
                       data-testid="matrix-cell"
                     >
                       <Group gap={4} justify="center" wrap="nowrap">
-                        <span>{date ? formatDate(date) : "—"}</span>
+                        <span>{date ? formatDate(date, settings["time-zone"]) : "—"}</span>
                         {tr.passive && (
                           <Tooltip label={t("progress.markPassive")}>
                             <ActionIcon

@@ -18,7 +18,7 @@ function TrainingStatus({ overview, training }: { overview: TopicOverview; train
   const dateOf = (u: OverviewUser) => {
     const cell = cellOf(u, training.id);
     const date = settings["show-acquired-at"] ? cell?.acquired_at : cell?.expires_at;
-    return date ? formatDate(date) : t("progress.noCertificate");
+    return date ? formatDate(date, settings["time-zone"]) : t("progress.noCertificate");
   };
   return (
     <Card withBorder data-testid="training-status">

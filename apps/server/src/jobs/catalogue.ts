@@ -1,0 +1,78 @@
+import type { AppDeps } from "../deps";
+import { sendDueMails } from "../mail/outbox";
+import { runExpiryJob } from "../notifications/expiry-job";
+
+/**
+ * PostgreSQL advisory lock keys of the background jobs, one per job: a job runs in one server
+ * at a time however many share the database (ARCHITECTURE decision 18). The 4200x keys below
+ * 42005 belong to request-time locks (content import, facilities, users, passive marks).
+ */
+export const JOB_LOCKS = {
+  certificateExpiry: 42005,
+  mailSender: 42006,
+} as const;
+
+export const JOB_NAMES = {
+  certificateExpiry: "certificate-expiry",
+  mailSender: "mail-sender",
+} as const;
+
+export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
+
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface Job {
+  name: string;
+  /** Cron pattern, read in the configured TIME_ZONE. */
+  pattern: string;
+  lock: number;
+  run(deps: JobDeps, now: Date): Promise<object>;
+  /** Writes what is worth logging of a run's result (nothing for an idle run). */
+  report(result: object, log: JobLog): void;
+}
+
+/** The background jobs of a server (started by main.ts unless NOTIFICATION_JOB=false). */
+export const JOBS: readonly Job[] = [
+  {
+    name: JOB_NAMES.certificateExpiry,
+    // Every day at 06:00 in TIME_ZONE, before the early shift starts.
+    pattern: "0 6 * * *",
+    lock: JOB_LOCKS.certificateExpiry,
+    run: (deps, now) => runExpiryJob(deps, now),
+    report(result, log) {
+      const r = result as Awaited<ReturnType<typeof runExpiryJob>>;
+      if (r.notices > 0 || r.summaries > 0)
+        log.info({ job: JOB_NAMES.certificateExpiry, ...r }, "certificate-expiry job: notifications sent");
+    },
+  },
+  {
+    name: JOB_NAMES.mailSender,
+    // Every minute: retries fall due; new mails are sent at once (the runner is kicked on enqueue).
+    pattern: "* * * * *",
+    lock: JOB_LOCKS.mailSender,
+    run: (deps, now) => sendDueMails(deps, now),
+    report(result, log) {
+      const r = result as Awaited<ReturnType<typeof sendDueMails>>;
+      for (const e of r.errors)
+        log.error(
+          { job: JOB_NAMES.mailSender, mail: e.id, attempt: e.attempt, error: e.error },
+          "mail not accepted by the SMTP server",
+        );
+      if (r.failed > 0)
+        log.error(
+          { job: JOB_NAMES.mailSender, failed: r.failed },
+          "mails given up after the last attempt (status failed)",
+        );
+      if (r.sent > 0 || r.skipped > 0 || r.retried > 0) {
+        const { errors: _errors, ...counts } = r;
+        log.info(
+          { job: JOB_NAMES.mailSender, ...counts },
+          r.skipped > 0 ? "mail sender: no SMTP_URL, mails skipped" : "mail sender: mails sent",
+        );
+      }
+    },
+  },
+];

@@ -1,0 +1,39 @@
+import { DEFAULT_LANGUAGE, Language } from "@carecampus/contract";
+// The web app's locale files are the one source of every text a user reads, mails included;
+// the server bundle (build.mjs, esbuild) takes them in like any other import.
+import br from "../../../web/src/i18n/locales/br.json";
+import de from "../../../web/src/i18n/locales/de.json";
+import en from "../../../web/src/i18n/locales/en.json";
+import es from "../../../web/src/i18n/locales/es.json";
+import fr from "../../../web/src/i18n/locales/fr.json";
+
+type MailTexts = typeof de.mail;
+const TEXTS: Record<Language, MailTexts> = { de: de.mail, en: en.mail, fr: fr.mail, es: es.mail, br: br.mail };
+
+/** A mail's two parts. */
+export interface MailContent {
+  subject: string;
+  text: string;
+}
+
+/** The language a user reads mails in: the preference when it is one we have, else German. */
+export function mailLanguage(preference: string | null | undefined): Language {
+  return Language.catch(DEFAULT_LANGUAGE).parse(preference ?? DEFAULT_LANGUAGE);
+}
+
+/** The texts of a language (German when the language is unknown). */
+export function mailTexts(language: Language): MailTexts {
+  return TEXTS[language] ?? TEXTS[DEFAULT_LANGUAGE];
+}
+
+/** i18next's {{name}} placeholders, filled in (an unknown one stays visible rather than vanishing). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** Body lines joined as a plain-text mail, with the automatic-message footer. */
+export function mailBody(language: Language, lines: string[]): string {
+  return [...lines, "", "-- ", mailTexts(language).footer, ""].join("\n");
+}
