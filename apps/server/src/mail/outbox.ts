@@ -162,7 +162,7 @@ export async function sendDueMails(
         else result.retried += 1;
         continue;
       }
-      await db.update(mailOutbox).set({ status: "sent", sentAt: new Date(), lastError: null }).where(mine);
+      await db.update(mailOutbox).set({ status: "sent", sentAt: now, lastError: null }).where(mine);
       result.sent += 1;
     }
   }
