@@ -34,6 +34,9 @@ import { createMailer } from "../mail/mailer";
 import { sendDueMails } from "../mail/outbox";
 import { CERTIFICATE_KEY, dueStage, runExpiryJob, SUMMARY_KEY } from "./expiry-job";
 
+/** For the tests that start an app of their own (a fresh database with migrations and content). */
+const OWN_APP_TIMEOUT = 90_000;
+
 let ctx: TestContext;
 let training: { id: number; topicId: number; name: string };
 let passive: { id: number; topicId: number; name: string };
@@ -441,24 +444,32 @@ describe("the certificate-expiry job", () => {
     }
   });
 
-  it("is run by the job runner once after start, and the runner stops", async () => {
-    const c = await createTestApp();
-    try {
-      await importPackage(c.deps.database.db, loadPackage(writeFixture()));
-      const scene = await createScene(c);
-      await insertCertificate(c, scene.employee, before(c.clock.now, -7, 12), (await trainingByKey(c, "haende")).id);
-      const errors: unknown[] = [];
-      const runner = startJobRunner(c.deps, { info: () => {}, error: (obj) => errors.push(obj) }, { startDelayMs: 0 });
-      await vi.waitFor(async () => expect(await notificationsOf(c, scene.employee)).toHaveLength(1), {
-        timeout: 20_000,
-        interval: 50,
-      });
-      await runner.stop();
-      expect(errors).toEqual([]);
-    } finally {
-      await c.close();
-    }
-  });
+  it(
+    "is run by the job runner once after start, and the runner stops",
+    async () => {
+      const c = await createTestApp();
+      try {
+        await importPackage(c.deps.database.db, loadPackage(writeFixture()));
+        const scene = await createScene(c);
+        await insertCertificate(c, scene.employee, before(c.clock.now, -7, 12), (await trainingByKey(c, "haende")).id);
+        const errors: unknown[] = [];
+        const runner = startJobRunner(
+          c.deps,
+          { info: () => {}, error: (obj) => errors.push(obj) },
+          { startDelayMs: 0 },
+        );
+        await vi.waitFor(async () => expect(await notificationsOf(c, scene.employee)).toHaveLength(1), {
+          timeout: 20_000,
+          interval: 50,
+        });
+        await runner.stop();
+        expect(errors).toEqual([]);
+      } finally {
+        await c.close();
+      }
+    },
+    OWN_APP_TIMEOUT,
+  );
 });
 
 /** Decodes RFC 2047 encoded words, as mail clients show a subject. */
@@ -518,78 +529,86 @@ describe("e-mail", () => {
   });
   afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
-  it("queues the employee's notice and the staff summary, in each one's language, and the sender delivers them", async () => {
-    const smtpUrl = `smtp://127.0.0.1:${port}`;
-    const c = await createTestApp({
-      env: { SMTP_URL: smtpUrl },
-      mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", () => {}),
-    });
-    try {
-      await importPackage(c.deps.database.db, loadPackage(writeFixture()));
-      const haende = await trainingByKey(c, "haende");
-      const scene = await createScene(c, true);
-      await c.deps.database.db
-        .update(preferences)
-        .set({ language: "en" })
-        .where(eq(preferences.userId, scene.admin.id));
-      const expiry = local(2032, 6, 30, 12);
-      await insertCertificate(c, scene.employee, expiry, haende.id);
-      received.length = 0;
-      const now = before(expiry, 30);
-      const result = await runAt(c, now);
-      expect(result).toEqual({ notices: 1, summaries: 1, mails: 2 });
-      // Queued in the job's transaction, delivered by the sender.
-      expect(received).toHaveLength(0);
-      const queued = await c.deps.database.db.select().from(mailOutbox);
-      expect(queued.map((m) => m.status)).toEqual(["pending", "pending"]);
-      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 2, retried: 0, failed: 0 });
-      const employeeMail = received.find((m) => m.to.includes(`employee.${scene.facility.id}@example.org`));
-      expect(employeeMail?.subject).toBe("CareCampus: Ihr Zertifikat „Händehygiene“ läuft am 30.06.2032 ab");
-      const adminMail = received.find((m) => m.to.includes(`admin.${scene.facility.id}@example.org`));
-      expect(adminMail?.subject).toBe(`CareCampus: ${scene.facility.name} – 1 certificate(s) expiring soon`);
-      // The supervisor has no address; each mail has one recipient.
-      expect(received).toHaveLength(2);
-      expect(received.every((m) => m.to.length === 1)).toBe(true);
-      const sent = await c.deps.database.db.select().from(mailOutbox);
-      expect(sent.map((m) => [m.status, m.attempts])).toEqual([
-        ["sent", 1],
-        ["sent", 1],
-      ]);
-      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0 });
-      expect(received).toHaveLength(2);
-    } finally {
-      await c.close();
-    }
-  });
-
-  it("records the notices and keeps the mails for a retry when the SMTP server cannot be reached", async () => {
-    const closed = await freePort();
-    const smtpUrl = `smtp://127.0.0.1:${closed}`;
-    const c = await createTestApp({
-      env: { SMTP_URL: smtpUrl },
-      mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", () => {}),
-    });
-    try {
-      await importPackage(c.deps.database.db, loadPackage(writeFixture()));
-      const haende = await trainingByKey(c, "haende");
-      const scene = await createScene(c, true);
-      const expiry = local(2032, 8, 1, 12);
-      await insertCertificate(c, scene.employee, expiry, haende.id);
-      const now = before(expiry, 0);
-      expect(await runAt(c, now)).toEqual({ notices: 1, summaries: 1, mails: 2 });
-      expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0, retried: 2, failed: 0 });
-      expect(await notificationsOf(c, scene.employee)).toHaveLength(1);
-      const ids = [scene.admin.id, scene.supervisor.id];
-      const staff = await c.deps.database.db.select().from(notifications).where(inArray(notifications.userId, ids));
-      expect(staff).toHaveLength(2);
-      const mails = await c.deps.database.db.select().from(mailOutbox);
-      for (const m of mails) {
-        expect(m).toMatchObject({ status: "pending", attempts: 1, sentAt: null });
-        expect(m.lastError).toBeTruthy();
-        expect(m.nextAttemptAt.getTime()).toBe(now.getTime() + 60_000);
+  it(
+    "queues the employee's notice and the staff summary, in each one's language, and the sender delivers them",
+    async () => {
+      const smtpUrl = `smtp://127.0.0.1:${port}`;
+      const c = await createTestApp({
+        env: { SMTP_URL: smtpUrl },
+        mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", () => {}),
+      });
+      try {
+        await importPackage(c.deps.database.db, loadPackage(writeFixture()));
+        const haende = await trainingByKey(c, "haende");
+        const scene = await createScene(c, true);
+        await c.deps.database.db
+          .update(preferences)
+          .set({ language: "en" })
+          .where(eq(preferences.userId, scene.admin.id));
+        const expiry = local(2032, 6, 30, 12);
+        await insertCertificate(c, scene.employee, expiry, haende.id);
+        received.length = 0;
+        const now = before(expiry, 30);
+        const result = await runAt(c, now);
+        expect(result).toEqual({ notices: 1, summaries: 1, mails: 2 });
+        // Queued in the job's transaction, delivered by the sender.
+        expect(received).toHaveLength(0);
+        const queued = await c.deps.database.db.select().from(mailOutbox);
+        expect(queued.map((m) => m.status)).toEqual(["pending", "pending"]);
+        expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 2, retried: 0, failed: 0 });
+        const employeeMail = received.find((m) => m.to.includes(`employee.${scene.facility.id}@example.org`));
+        expect(employeeMail?.subject).toBe("CareCampus: Ihr Zertifikat „Händehygiene“ läuft am 30.06.2032 ab");
+        const adminMail = received.find((m) => m.to.includes(`admin.${scene.facility.id}@example.org`));
+        expect(adminMail?.subject).toBe(`CareCampus: ${scene.facility.name} – 1 certificate(s) expiring soon`);
+        // The supervisor has no address; each mail has one recipient.
+        expect(received).toHaveLength(2);
+        expect(received.every((m) => m.to.length === 1)).toBe(true);
+        const sent = await c.deps.database.db.select().from(mailOutbox);
+        expect(sent.map((m) => [m.status, m.attempts])).toEqual([
+          ["sent", 1],
+          ["sent", 1],
+        ]);
+        expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0 });
+        expect(received).toHaveLength(2);
+      } finally {
+        await c.close();
       }
-    } finally {
-      await c.close();
-    }
-  });
+    },
+    OWN_APP_TIMEOUT,
+  );
+
+  it(
+    "records the notices and keeps the mails for a retry when the SMTP server cannot be reached",
+    async () => {
+      const closed = await freePort();
+      const smtpUrl = `smtp://127.0.0.1:${closed}`;
+      const c = await createTestApp({
+        env: { SMTP_URL: smtpUrl },
+        mailer: createMailer(smtpUrl, "CareCampus <no-reply@carecampus.local>", () => {}),
+      });
+      try {
+        await importPackage(c.deps.database.db, loadPackage(writeFixture()));
+        const haende = await trainingByKey(c, "haende");
+        const scene = await createScene(c, true);
+        const expiry = local(2032, 8, 1, 12);
+        await insertCertificate(c, scene.employee, expiry, haende.id);
+        const now = before(expiry, 0);
+        expect(await runAt(c, now)).toEqual({ notices: 1, summaries: 1, mails: 2 });
+        expect(await sendDueMails(c.deps, now)).toMatchObject({ sent: 0, retried: 2, failed: 0 });
+        expect(await notificationsOf(c, scene.employee)).toHaveLength(1);
+        const ids = [scene.admin.id, scene.supervisor.id];
+        const staff = await c.deps.database.db.select().from(notifications).where(inArray(notifications.userId, ids));
+        expect(staff).toHaveLength(2);
+        const mails = await c.deps.database.db.select().from(mailOutbox);
+        for (const m of mails) {
+          expect(m).toMatchObject({ status: "pending", attempts: 1, sentAt: null });
+          expect(m.lastError).toBeTruthy();
+          expect(m.nextAttemptAt.getTime()).toBe(now.getTime() + 60_000);
+        }
+      } finally {
+        await c.close();
+      }
+    },
+    OWN_APP_TIMEOUT,
+  );
 });
