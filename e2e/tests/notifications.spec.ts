@@ -7,11 +7,15 @@ import { apiLogin, openAs, patchAs } from "./helpers";
  * employee2 and the facility summary to admin2. Opening a notice marks it read, so each demo
  * user's notice is opened once per server run.
  */
-const fiveDaysAhead = new Date();
-fiveDaysAhead.setDate(fiveDaysAhead.getDate() + 5);
+// Days are counted in the server's TIME_ZONE (default Europe/Berlin), not in this process's zone.
+const [year, month, day] = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" })
+  .format(new Date())
+  .split("-")
+  .map(Number) as [number, number, number];
+const fiveDaysAhead = new Date(Date.UTC(year, month - 1, day + 5));
 const pad = (n: number) => String(n).padStart(2, "0");
-const inFiveDays = `${pad(fiveDaysAhead.getDate())}.${pad(fiveDaysAhead.getMonth() + 1)}.${fiveDaysAhead.getFullYear()}`;
-const isoInFiveDays = `${fiveDaysAhead.getFullYear()}-${pad(fiveDaysAhead.getMonth() + 1)}-${pad(fiveDaysAhead.getDate())}`;
+const inFiveDays = `${pad(fiveDaysAhead.getUTCDate())}.${pad(fiveDaysAhead.getUTCMonth() + 1)}.${fiveDaysAhead.getUTCFullYear()}`;
+const isoInFiveDays = `${fiveDaysAhead.getUTCFullYear()}-${pad(fiveDaysAhead.getUTCMonth() + 1)}-${pad(fiveDaysAhead.getUTCDate())}`;
 
 /**
  * The job runs shortly after the server starts: waits until the user's notice with `key` is
