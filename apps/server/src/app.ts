@@ -3,7 +3,7 @@ import fastifyHelmet from "@fastify/helmet";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from "fastify";
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -44,6 +44,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
+  /** Sees every route as it is registered (the endpoint-table test). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The whole HTTP application without a port: main.ts listens, tests call app.inject(). */
@@ -58,6 +60,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.decorate("deps", deps);
   app.decorateRequest("actor", null);
   app.setValidatorCompiler(validatorCompiler);

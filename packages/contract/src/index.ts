@@ -1,5 +1,7 @@
 export * from "./constants";
+export * from "./endpoints";
 export * from "./errors";
+export * from "./messages";
 export * from "./roles";
 export * from "./rules/calendar";
 export * from "./rules/expiry";

@@ -1,16 +1,7 @@
-import {
-  ErrorBody,
-  ErrorCode,
-  ForgotPasswordRequest,
-  ForgotPasswordResponse,
-  LoginRequest,
-  LoginResponse,
-  RefreshQuery,
-  TokenResponse,
-} from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../errors";
+import { route } from "../http/route";
 import { actorOf, authenticate } from "./guards";
 import { forgotPassword, login, refresh } from "./service";
 
@@ -21,7 +12,6 @@ const loginKey = (request: FastifyRequest, field: string) => {
 };
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const max = app.deps.config.loginRateLimit;
   const session = () => ({ db: app.deps.database.db, tokens: app.deps.tokens });
   // Two limits: per IP (guessing many logins) and per login (guessing one login from many IPs).
@@ -36,23 +26,19 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     };
   };
 
-  r.post(
-    "/auth/login",
+  route(
+    app,
+    endpoints.login,
     {
-      schema: {
-        tags: ["auth"],
-        body: LoginRequest,
-        response: { 200: LoginResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
-      },
       preHandler: limited("login"),
     },
     (request) => login(session(), request.body.login, request.body.password),
   );
 
-  r.post(
-    "/auth/refresh",
+  route(
+    app,
+    endpoints.refresh,
     {
-      schema: { tags: ["auth"], querystring: RefreshQuery, response: { 200: TokenResponse, 401: ErrorBody } },
       onRequest: authenticate(),
     },
     async (request) => {
@@ -61,14 +47,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.post(
-    "/auth/forgotpassword",
+  route(
+    app,
+    endpoints.forgotPassword,
     {
-      schema: {
-        tags: ["auth"],
-        body: ForgotPasswordRequest,
-        response: { 200: ForgotPasswordResponse, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
-      },
       preHandler: limited("user_login"),
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { ErrorCode, type Language, type LoginResponse } from "@carecampus/contract";
+import { ErrorCode, type Language, type LoginResponse, NotificationMessageKey } from "@carecampus/contract";
 import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import { preferences, users } from "../db/schema";
 import type { NotifyDeps, SessionDeps } from "../deps";
@@ -48,7 +48,7 @@ export async function forgotPassword(deps: NotifyDeps, loginName: string): Promi
   // The notices and the mails to the administrators with an address, in one transaction.
   const queued = await db.transaction(async (tx) => {
     await createNotifications(tx, recipients, "PASSWORD_RESET_REQUEST", {
-      key: "notifications.passwordReset",
+      key: NotificationMessageKey.passwordReset,
       values: message,
     });
     const admins = await tx

@@ -1,25 +1,18 @@
-import { ErrorBody, Id, UserIdParams, UserProgress } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
+import { route } from "../http/route";
 import { certificatePdf, getUserProgress } from "./service";
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
 
   // A download link opened in a new tab carries its token in the query (decision 9).
-  r.get(
-    "/progress/export/certificate",
+  route(
+    app,
+    endpoints.certificatePdf,
     {
-      schema: {
-        tags: ["certificates"],
-        querystring: z.object({ id: Id, token: z.string().optional() }).strict(),
-      },
       onRequest: authenticate({ queryToken: true }),
     },
     async (request, reply) => {
@@ -33,10 +26,10 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // The user's progress: their own for /profile, or a user within the staff member's scope.
-  r.get(
-    "/progress/admin/users/:id",
+  route(
+    app,
+    endpoints.userProgress,
     {
-      schema: { tags: ["progress"], params: UserIdParams, response: { 200: UserProgress, ...errors } },
       onRequest: authenticate(),
     },
     (request) => getUserProgress(dbClock(app.deps), actorOf(request), request.params.id),

@@ -1,9 +1,8 @@
-import { Id } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { authenticate } from "../auth/guards";
 import type { Db } from "../db/client";
+import { route } from "../http/route";
 import { findMedia, MEDIA_CSP, type MediaMeta, parseRange, readMedia } from "./service";
 
 /** Sends a media file, honouring one HTTP byte range. */
@@ -23,34 +22,33 @@ async function sendMedia(db: Db, request: FastifyRequest, reply: FastifyReply, m
   return reply.header("content-length", length).send(await readMedia(db, m.id, range.start, length));
 }
 
-const TokenQuery = z.object({ token: z.string().optional() }).strict();
-
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   // <img> and <video> cannot send headers: these accept ?token= (decision 9).
   const guard = authenticate({ queryToken: true });
 
-  r.get(
-    "/static/image/:id",
-    { schema: { tags: ["files"], params: z.object({ id: Id }).strict(), querystring: TokenQuery }, onRequest: guard },
+  route(
+    app,
+    endpoints.staticImage,
+    {
+      onRequest: guard,
+    },
     async (request, reply) => sendMedia(db, request, reply, await findMedia(db, "image", { id: request.params.id })),
   );
 
-  r.get(
-    "/static/video/:id",
-    { schema: { tags: ["files"], params: z.object({ id: Id }).strict(), querystring: TokenQuery }, onRequest: guard },
+  route(
+    app,
+    endpoints.staticVideo,
+    {
+      onRequest: guard,
+    },
     async (request, reply) => sendMedia(db, request, reply, await findMedia(db, "video", { id: request.params.id })),
   );
 
-  r.get(
-    "/static/icon/:file",
+  route(
+    app,
+    endpoints.staticIcon,
     {
-      schema: {
-        tags: ["files"],
-        params: z.object({ file: z.string().regex(/^icon_[a-z0-9][a-z0-9-]{0,62}\.svg$/, "unknown icon") }).strict(),
-        querystring: TokenQuery,
-      },
       onRequest: guard,
     },
     async (request, reply) => {

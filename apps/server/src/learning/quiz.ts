@@ -1,5 +1,14 @@
 import crypto from "node:crypto";
-import { type AnswerResult, ErrorCode, type Finished, type NextQuestion } from "@carecampus/contract";
+import {
+  type AnswerResult,
+  ErrorCode,
+  endpoints,
+  endpointUrl,
+  type Finished,
+  type NextQuestion,
+  QuizFinishedKey,
+  QuizFinishedLinkKey,
+} from "@carecampus/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { issueCertificate } from "../certificates/service";
 import { type Db, runAll, type Tx } from "../db/client";
@@ -249,11 +258,11 @@ export async function submitAnswer(
     if (isCorrect) correctNow.add(question.id);
     const open = state.all.filter((id) => !correctNow.has(id)).length;
     if (open > 0) {
-      finished = { success: false, message: "quiz.finished.open", values: { open }, link: null };
+      finished = { success: false, message: QuizFinishedKey.open, values: { open }, link: null };
       return;
     }
     if (practice) {
-      finished = { success: true, message: "quiz.finished.practice", values: {}, link: null };
+      finished = { success: true, message: QuizFinishedKey.practice, values: {}, link: null };
       return;
     }
     const others = loc.training.questionnaires.filter((q) => q.id !== loc.questionnaire.id);
@@ -261,9 +270,9 @@ export async function submitAnswer(
     if (!trainingComplete) {
       finished = {
         success: true,
-        message: "quiz.finished.questionnaire",
+        message: QuizFinishedKey.questionnaire,
         values: {},
-        link: { href: `/topic/${path.topicId}/training/${path.trainingId}`, text: "quiz.finished.toTraining" },
+        link: { href: `/topic/${path.topicId}/training/${path.trainingId}`, text: QuizFinishedLinkKey.toTraining },
       };
       return;
     }
@@ -276,9 +285,12 @@ export async function submitAnswer(
     const certId = await issueCertificate(tx, userId, loc.training, now, zone);
     finished = {
       success: true,
-      message: "quiz.finished.certificate",
+      message: QuizFinishedKey.certificate,
       values: { training: loc.training.name },
-      link: { href: `/api/progress/export/certificate?id=${certId}`, text: "quiz.finished.download" },
+      link: {
+        href: endpointUrl(endpoints.certificatePdf, { query: { id: certId } }),
+        text: QuizFinishedLinkKey.download,
+      },
     };
   });
 

@@ -1,41 +1,25 @@
-import {
-  AnswerRequest,
-  AnswerResult,
-  ErrorBody,
-  ErrorCode,
-  NextQuestion,
-  QuestionnaireParams,
-  QuestionParams,
-  Topic,
-  TopicDetail,
-  TopicParams,
-  TrainingDetail,
-  TrainingParams,
-} from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { actorOf, authenticate } from "../auth/guards";
 import { AppError } from "../errors";
+import { route } from "../http/route";
 import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 
-/** ?practice=true: repeat a finished questionnaire without touching counts or certificates. */
-const PracticeQuery = z.object({ practice: z.enum(["true", "false"]).optional() }).strict();
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 // Learning is the employee's: other roles have no trainings (spec §2).
 const learner = authenticate({ admit: "learning.take" });
 
 export async function learningRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
   const allowAgain = () => app.deps.config.settings["allow-make-questionnaires-again"];
   const zone = app.deps.config.timeZone;
 
-  r.get(
-    "/progress/topics",
-    { schema: { tags: ["learning"], response: { 200: z.array(Topic), ...errors } }, onRequest: learner },
+  route(
+    app,
+    endpoints.topicList,
+    {
+      onRequest: learner,
+    },
     async (request) => {
       const now = app.deps.now();
       const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
@@ -43,10 +27,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get(
-    "/progress/topics/:id/trainings",
+  route(
+    app,
+    endpoints.topicGet,
     {
-      schema: { tags: ["learning"], params: TopicParams, response: { 200: TopicDetail, ...errors } },
       onRequest: learner,
     },
     async (request) => {
@@ -58,10 +42,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get(
-    "/progress/topics/:topic/trainings/:training/questionnaires",
+  route(
+    app,
+    endpoints.trainingGet,
     {
-      schema: { tags: ["learning"], params: TrainingParams, response: { 200: TrainingDetail, ...errors } },
       onRequest: learner,
     },
     async (request) => {
@@ -76,15 +60,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get(
-    "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions",
+  route(
+    app,
+    endpoints.questionNext,
     {
-      schema: {
-        tags: ["learning"],
-        params: QuestionnaireParams,
-        querystring: PracticeQuery,
-        response: { 200: NextQuestion, ...errors },
-      },
       onRequest: learner,
     },
     (request) =>
@@ -99,16 +78,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
 
-  r.post(
-    "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions/:question/answers",
+  route(
+    app,
+    endpoints.answerSubmit,
     {
-      schema: {
-        tags: ["learning"],
-        params: QuestionParams,
-        querystring: PracticeQuery,
-        body: AnswerRequest,
-        response: { 200: AnswerResult, ...errors },
-      },
       onRequest: learner,
     },
     (request) =>

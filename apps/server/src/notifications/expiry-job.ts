@@ -1,4 +1,4 @@
-import { daysUntil, formatDate, isoDay, type Language } from "@carecampus/contract";
+import { daysUntil, formatDate, isoDay, type Language, NotificationMessageKey } from "@carecampus/contract";
 import { and, desc, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
 import { isAssigned } from "../assignments/service";
 import type { Db, Tx } from "../db/client";
@@ -25,8 +25,8 @@ export type Stage = (typeof STAGES)[number];
 /** A certificate that expired longer ago than this gets no notice any more (no spam from old data). */
 export const EXPIRED_GRACE_DAYS = 7;
 
-export const CERTIFICATE_KEY = "notifications.certificateExpires";
-export const SUMMARY_KEY = "notifications.certificatesExpireSummary";
+export const CERTIFICATE_KEY = NotificationMessageKey.certificateExpires;
+export const SUMMARY_KEY = NotificationMessageKey.certificatesExpireSummary;
 
 const DAY_MS = 86_400_000;
 

@@ -1,31 +1,26 @@
-import { ErrorBody, ErrorCode, IdParams, NotificationList, OkResponse } from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf, authenticate } from "../auth/guards";
 import { AppError } from "../errors";
+import { route } from "../http/route";
 import { listNotifications, markRead } from "./service";
 
 export async function notificationRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
 
-  r.get(
-    "/notifications",
+  route(
+    app,
+    endpoints.notificationList,
     {
-      schema: { tags: ["notifications"], response: { 200: NotificationList, 401: ErrorBody } },
       onRequest: authenticate(),
     },
     (request) => listNotifications(db, actorOf(request).id),
   );
 
-  r.delete(
-    "/notifications/:id",
+  route(
+    app,
+    endpoints.notificationRead,
     {
-      schema: {
-        tags: ["notifications"],
-        params: IdParams,
-        response: { 200: OkResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
-      },
       onRequest: authenticate(),
     },
     async (request) => {

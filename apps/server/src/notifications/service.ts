@@ -1,16 +1,14 @@
-import type { Notification } from "@carecampus/contract";
+import type { Notification, NotificationMessageKey, NotificationType } from "@carecampus/contract";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { notifications } from "../db/schema";
-
-export type NotificationType = "CERTIFICATE_EXPIRES" | "CALENDAR_EVENT_REMINDER" | "PASSWORD_RESET_REQUEST";
 
 /**
  * CustomMessage is translatable JSON: a message key plus its values, so every reader sees
  * it in their own language.
  */
 export interface CustomMessage {
-  key: string;
+  key: NotificationMessageKey;
   values: Record<string, string>;
 }
 

@@ -1,37 +1,18 @@
-import {
-  ErrorBody,
-  ExportQuery,
-  OverviewCell,
-  OverviewParams,
-  OverviewQuery,
-  PassiveTrainingBody,
-  TopicOverview,
-  UserIdParams,
-} from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
+import { route } from "../http/route";
 import { exportOverview, getTopicOverview, markPassiveTraining } from "./service";
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** The progress overview of spec §2 and §7 for staff. */
 export async function overviewRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
 
-  r.get(
-    "/progress/admin/topics/:topicId",
+  route(
+    app,
+    endpoints.overviewTopic,
     {
-      schema: {
-        tags: ["progress"],
-        description:
-          "Every learner the caller may see (optionally of one facility) × every training of the topic assigned to them.",
-        params: OverviewParams,
-        querystring: OverviewQuery,
-        response: { 200: TopicOverview, ...errors },
-      },
       // Thousands of cells built by the server itself: documented by the schema, written
       // without checking each cell against it again (the API tests check the shape).
       serializerCompiler: () => (data) => JSON.stringify(data),
@@ -49,14 +30,10 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // A download link carries its token in the query (decision 9).
-  r.get(
-    "/progress/admin/export/xlsx",
+  route(
+    app,
+    endpoints.overviewExport,
     {
-      schema: {
-        tags: ["progress"],
-        description: "The overview as an xlsx workbook: a legend sheet and one sheet per topic (or the one chosen).",
-        querystring: ExportQuery,
-      },
       onRequest: authenticate({ queryToken: true }),
     },
     async (request, reply) => {
@@ -79,16 +56,10 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.post(
-    "/progress/admin/users/:id/passivetraining",
+  route(
+    app,
+    endpoints.passiveTrainingMark,
     {
-      schema: {
-        tags: ["progress"],
-        description: "Marks a passive (in-person) training passed: a certificate from today.",
-        params: UserIdParams,
-        body: PassiveTrainingBody,
-        response: { 200: OverviewCell, ...errors },
-      },
       onRequest: authenticate(),
     },
     (request) =>

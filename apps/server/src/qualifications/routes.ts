@@ -1,16 +1,7 @@
-import {
-  AdditionalQualification,
-  AdditionalQualificationCreate,
-  AdditionalQualificationList,
-  AdditionalQualificationQuery,
-  ErrorBody,
-  Id,
-  UserAdditionalQualifications,
-} from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { actorOf, authenticate } from "../auth/guards";
+import { route } from "../http/route";
 import {
   createAdditionalQualification,
   getUserAdditionalQualifications,
@@ -18,55 +9,41 @@ import {
   setUserAdditionalQualifications,
 } from "./service";
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-const UserIdParam = z.object({ userId: Id }).strict();
-
 /** Additional (external) qualifications of spec §3 and §7 /external. */
 export async function additionalQualificationRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps.database;
-  const tags = ["administration"];
 
-  r.get(
-    "/external",
+  route(
+    app,
+    endpoints.externalList,
     {
-      schema: {
-        tags,
-        querystring: AdditionalQualificationQuery,
-        response: { 200: AdditionalQualificationList, ...errors },
-      },
       onRequest: authenticate(),
     },
     (request) => listAdditionalQualifications(db, actorOf(request), request.query.facility),
   );
 
-  r.post(
-    "/external",
+  route(
+    app,
+    endpoints.externalCreate,
     {
-      schema: { tags, body: AdditionalQualificationCreate, response: { 200: AdditionalQualification, ...errors } },
       onRequest: authenticate(),
     },
     (request) => createAdditionalQualification(db, actorOf(request), request.body),
   );
 
-  r.get(
-    "/external/user/:userId",
+  route(
+    app,
+    endpoints.externalUserGet,
     {
-      schema: { tags, params: UserIdParam, response: { 200: AdditionalQualificationList, ...errors } },
       onRequest: authenticate(),
     },
     (request) => getUserAdditionalQualifications(db, actorOf(request), request.params.userId),
   );
 
-  r.put(
-    "/external/user/:userId",
+  route(
+    app,
+    endpoints.externalUserSet,
     {
-      schema: {
-        tags,
-        params: UserIdParam,
-        body: UserAdditionalQualifications,
-        response: { 200: AdditionalQualificationList, ...errors },
-      },
       onRequest: authenticate(),
     },
     (request) => setUserAdditionalQualifications(db, actorOf(request), request.params.userId, request.body.externalIDs),

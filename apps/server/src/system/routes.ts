@@ -1,12 +1,10 @@
-import { ErrorBody, ErrorCode, HealthResponse, VersionResponse } from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../errors";
+import { route } from "../http/route";
 
 export async function systemRoutes(app: FastifyInstance): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.get("/health", { schema: { tags: ["system"], response: { 200: HealthResponse, 503: ErrorBody } } }, async () => {
+  route(app, endpoints.health, {}, async () => {
     try {
       await app.deps.database.ping();
     } catch {
@@ -15,5 +13,5 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
     return { status: "ok" as const };
   });
 
-  r.get("/version", { schema: { tags: ["system"], response: { 200: VersionResponse } } }, async () => app.deps.version);
+  route(app, endpoints.version, {}, async () => app.deps.version);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NotificationType } from "../messages";
 
 export const Id = z.coerce.number().int().positive().max(2_147_483_647);
 export const IdParams = z.object({ id: Id }).strict();
@@ -29,7 +30,7 @@ export const OkResponse = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
 export const Notification = z
   .object({
     ID: z.number().int(),
-    Type: z.enum(["CALENDAR_EVENT_REMINDER", "CERTIFICATE_EXPIRES", "PASSWORD_RESET_REQUEST"]),
+    Type: NotificationType,
     CustomMessage: z.string(),
     ExpiresAt: z.string().nullable(),
     CreatedAt: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { QuizFinishedLinkText, QuizFinishedMessage } from "../messages";
 import { Id } from "./common";
 
 export const CertificateRef = z
@@ -110,10 +111,10 @@ export const AnswerRequest = z.array(Id).min(1).max(10).meta({ id: "AnswerReques
 export const Finished = z
   .object({
     success: z.boolean(),
-    /** An i18n key the client translates, with `values`. */
-    message: z.string(),
+    /** An i18n key of the catalogue (messages.ts) the client translates, with `values`. */
+    message: QuizFinishedMessage,
     values: z.record(z.string(), z.union([z.string(), z.number()])),
-    link: z.object({ href: z.string(), text: z.string() }).nullable(),
+    link: z.object({ href: z.string(), text: QuizFinishedLinkText }).nullable(),
   })
   .meta({ id: "Finished" });
 export type Finished = z.infer<typeof Finished>;
@@ -132,6 +133,9 @@ export const AnswerResult = z
   })
   .meta({ id: "AnswerResult" });
 export type AnswerResult = z.infer<typeof AnswerResult>;
+
+/** ?practice=true: repeat a finished questionnaire without touching counts or certificates. */
+export const PracticeQuery = z.object({ practice: z.enum(["true", "false"]).optional() }).strict();
 
 export const TopicParams = z.object({ id: Id }).strict();
 export const TrainingParams = z.object({ topic: Id, training: Id }).strict();

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  type Endpoint,
+  endpoints,
+  endpointUrl,
+  fillPath,
+  matchDownload,
+  queryString,
+  registeredRoutes,
+  sharedRoutes,
+} from "./endpoints";
+
+const all = Object.values(endpoints as Record<string, Endpoint>);
+
+describe("endpoint table", () => {
+  it("names each entry by its key, and has one route per method and path", () => {
+    for (const [name, e] of Object.entries(endpoints)) expect(e.name).toBe(name);
+    const keys = registeredRoutes().map((e) => `${e.method} ${e.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("declares exactly the path's parameters in its params schema", () => {
+    for (const e of [...all, ...(Object.values(sharedRoutes) as Endpoint[])]) {
+      const inPath = [...e.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]).sort();
+      const declared = e.params instanceof z.ZodObject ? Object.keys(e.params.shape).sort() : [];
+      expect(declared, e.name).toEqual(inPath);
+    }
+  });
+
+  it("gives every JSON call a 200 schema and no download one; downloads are GETs taking ?token=", () => {
+    for (const e of all) {
+      if (e.kind === "download") {
+        expect(e.response, e.name).toBeUndefined();
+        expect(e.method, e.name).toBe("GET");
+        expect(e.query instanceof z.ZodObject && "token" in e.query.shape, e.name).toBe(true);
+      } else {
+        expect(e.response, e.name).toBeDefined();
+      }
+      expect(e.tags.length, e.name).toBeGreaterThan(0);
+      expect(e.description.length, e.name).toBeGreaterThan(0);
+    }
+  });
+
+  it("lets a shared route accept what each of its variants accepts", () => {
+    const shared = sharedRoutes.adminUsersPost;
+    for (const name of shared.variants) {
+      const v = endpoints[name];
+      expect([v.method, v.path]).toEqual([shared.method, shared.path]);
+    }
+    const user = { name: "Emma", surname: "Berg", login: "emma", password: "Xy-12345!" };
+    expect(endpoints.adminUserCreate.body.safeParse(user).success).toBe(true);
+    expect(shared.body.safeParse(user).success).toBe(true);
+    const row = {
+      surname: "B",
+      name: "E",
+      login: "e",
+      facility: "F",
+      activities: [],
+      qualifications: [],
+      password: "",
+    };
+    expect(shared.body.safeParse([row]).success).toBe(true);
+    expect(shared.query.safeParse({ dryRun: "true" }).success).toBe(true);
+  });
+});
+
+describe("URLs from the table", () => {
+  it("fills and encodes path parameters, and refuses a missing one", () => {
+    expect(fillPath(endpoints.questionNext.path, { topic: 1, training: 22, q: 3 })).toBe(
+      "/progress/topics/1/trainings/22/questionnaires/3/questions",
+    );
+    expect(fillPath(endpoints.staticIcon.path, { file: "icon_a b/c.svg" })).toBe("/static/icon/icon_a%20b%2Fc.svg");
+    expect(() => fillPath(endpoints.adminUserGet.path, {})).toThrow(/id/);
+  });
+
+  it("serialises the defined query values", () => {
+    expect(queryString({ facilityName: "Haus Sonnen & Hof", topicId: 4, none: undefined })).toBe(
+      "?facilityName=Haus%20Sonnen%20%26%20Hof&topicId=4",
+    );
+    expect(queryString({ a: undefined })).toBe("");
+    expect(queryString(undefined)).toBe("");
+    expect(endpointUrl(endpoints.certificatePdf, { query: { id: 9 } })).toBe("/api/progress/export/certificate?id=9");
+  });
+
+  it("reads a download link back into its entry, and nothing else", () => {
+    const found = matchDownload("/api/progress/export/certificate?id=9");
+    expect(found?.endpoint.name).toBe("certificatePdf");
+    expect(found?.query).toEqual({ id: "9" });
+    expect(matchDownload("/api/static/video/12")).toMatchObject({ params: { id: "12" }, query: {} });
+    expect(matchDownload("/api/auth/admin/users")).toBeNull();
+    expect(matchDownload("https://example.org/api/static/video/12")).toBeNull();
+    expect(matchDownload("/topic/1/training/2")).toBeNull();
+  });
+});

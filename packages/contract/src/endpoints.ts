@@ -1,0 +1,638 @@
+import { z } from "zod";
+import { ErrorBody } from "./errors";
+import {
+  AdditionalQualification,
+  AdditionalQualificationCreate,
+  AdditionalQualificationList,
+  AdditionalQualificationQuery,
+  AdminUser,
+  AdminUserList,
+  Catalogue,
+  FacilityCreate,
+  ImportErrorBody,
+  ImportQuery,
+  ImportResult,
+  ImportUsers,
+  NamedItem,
+  NamedList,
+  TrainingMatrix,
+  TrainingMatrixSave,
+  UserAdditionalQualifications,
+  UserCreate,
+  UserIdPathParams,
+  UserSearchQuery,
+  UserUpdate,
+} from "./schemas/admin";
+import {
+  AccountPatch,
+  ForgotPasswordRequest,
+  ForgotPasswordResponse,
+  LoginRequest,
+  LoginResponse,
+  RefreshQuery,
+  TokenResponse,
+  User,
+  UserIdParams,
+} from "./schemas/auth";
+import { HealthResponse, Id, IdParams, NotificationList, OkResponse, VersionResponse } from "./schemas/common";
+import {
+  AnswerRequest,
+  AnswerResult,
+  ContentVersion,
+  HelpRequestCreate,
+  HelpRequestCreated,
+  NextQuestion,
+  PracticeQuery,
+  QuestionnaireParams,
+  QuestionParams,
+  Topic,
+  TopicDetail,
+  TopicParams,
+  TrainingDetail,
+  TrainingParams,
+  UserProgress,
+} from "./schemas/learning";
+import {
+  ExportQuery,
+  OverviewCell,
+  OverviewParams,
+  OverviewQuery,
+  PassiveTrainingBody,
+  TopicOverview,
+} from "./schemas/overview";
+import { Preferences, PreferencesPatch } from "./schemas/preferences";
+
+/** Every path of the table lies under this prefix. */
+export const API_PREFIX = "/api";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** One call of the API (spec §7): what the server registers and the client calls. */
+export interface EndpointSpec {
+  method: HttpMethod;
+  /** Fastify style, under API_PREFIX: `/auth/admin/users/:id`. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The 200 answer of a JSON call; a download has none. */
+  response?: z.ZodType;
+  /**
+   * 'download': a file (xlsx, PDF, image, video) opened by URL in a tab, <img> or <video>,
+   * which cannot send a header, so the token travels in the query (decision 9).
+   */
+  kind?: "json" | "download";
+  /** Statuses answered with the common spec §8 ErrorBody. */
+  errors: readonly number[];
+  /** Statuses answered with a richer error body. */
+  errorBodies?: Readonly<Record<number, z.ZodType>>;
+  tags: readonly string[];
+  description: string;
+}
+
+export type Endpoint = EndpointSpec & { readonly name: string; readonly kind: "json" | "download" };
+
+const AUTHED = [400, 401, 403, 404] as const;
+const WRITES = [400, 401, 403, 404, 409] as const;
+const LOGGED_IN = [401] as const;
+
+/** A file served with its token in the query: accepts `?token=` beside its own query. */
+const TokenQuery = z.object({ token: z.string().optional() }).strict();
+export const MediaParams = z.object({ id: Id }).strict();
+export const IconParams = z
+  .object({ file: z.string().regex(/^icon_[a-z0-9][a-z0-9-]{0,62}\.svg$/, "unknown icon") })
+  .strict();
+export const CertificateQuery = z.object({ id: Id, token: z.string().optional() }).strict();
+export const ExternalUserParams = z.object({ userId: Id }).strict();
+
+const adminUsersPost = {
+  method: "POST",
+  path: "/auth/admin/users",
+  errors: WRITES,
+  errorBodies: { 400: ImportErrorBody },
+  tags: ["administration"],
+} as const;
+
+const table = {
+  /* ---------- system ---------- */
+  health: {
+    method: "GET",
+    path: "/health",
+    response: HealthResponse,
+    errors: [503],
+    tags: ["system"],
+    description: "Liveness with a database ping: 503 while the database cannot be reached.",
+  },
+  version: {
+    method: "GET",
+    path: "/version",
+    response: VersionResponse,
+    errors: [],
+    tags: ["system"],
+    description: "The running build: commit, date and version.",
+  },
+
+  /* ---------- auth and account ---------- */
+  login: {
+    method: "POST",
+    path: "/auth/login",
+    body: LoginRequest,
+    response: LoginResponse,
+    errors: [400, 401, 429],
+    tags: ["auth"],
+    description: "Logs in with login and password: a session token and the user.",
+  },
+  refresh: {
+    method: "POST",
+    path: "/auth/refresh",
+    query: RefreshQuery,
+    response: TokenResponse,
+    errors: LOGGED_IN,
+    tags: ["auth"],
+    description: "A new token for a valid one; ?lang= changes the token's language claim.",
+  },
+  forgotPassword: {
+    method: "POST",
+    path: "/auth/forgotpassword",
+    body: ForgotPasswordRequest,
+    response: ForgotPasswordResponse,
+    errors: [400, 404, 429],
+    tags: ["auth"],
+    description: "Informs the administrators of the user's facility; never reveals whether the login exists.",
+  },
+  userGet: {
+    method: "GET",
+    path: "/auth/users/:id",
+    params: UserIdParams,
+    response: User,
+    errors: WRITES,
+    tags: ["account"],
+    description: "A user as the session sees it: oneself, or a user within the caller's scope.",
+  },
+  accountUpdate: {
+    method: "PATCH",
+    path: "/auth/users/:id",
+    params: UserIdParams,
+    body: AccountPatch,
+    response: User,
+    errors: WRITES,
+    tags: ["account"],
+    description: "Changes one's own login, e-mail or password.",
+  },
+  helpRedirectHide: {
+    method: "DELETE",
+    path: "/account/help_redirect_dialog",
+    response: OkResponse,
+    errors: LOGGED_IN,
+    tags: ["account"],
+    description: "Stops offering the tutorial after login.",
+  },
+  preferencesGet: {
+    method: "GET",
+    path: "/preferences/:id",
+    params: UserIdParams,
+    response: Preferences,
+    errors: [400, 401, 404],
+    tags: ["preferences"],
+    description: "One's own theme, avatar and language.",
+  },
+  preferencesUpdate: {
+    method: "PATCH",
+    path: "/preferences/:id",
+    params: UserIdParams,
+    body: PreferencesPatch,
+    response: Preferences,
+    errors: [400, 401, 404],
+    tags: ["preferences"],
+    description: "Changes one of one's own preferences.",
+  },
+  notificationList: {
+    method: "GET",
+    path: "/notifications",
+    response: NotificationList,
+    errors: LOGGED_IN,
+    tags: ["notifications"],
+    description: "One's unread notifications, newest first.",
+  },
+  notificationRead: {
+    method: "DELETE",
+    path: "/notifications/:id",
+    params: IdParams,
+    response: OkResponse,
+    errors: [400, 401, 404],
+    tags: ["notifications"],
+    description: "Marks one of one's notifications read.",
+  },
+
+  /* ---------- learning (employees) ---------- */
+  topicList: {
+    method: "GET",
+    path: "/progress/topics",
+    response: z.array(Topic),
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "The learner's topics with their counts.",
+  },
+  topicGet: {
+    method: "GET",
+    path: "/progress/topics/:id/trainings",
+    params: TopicParams,
+    response: TopicDetail,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "A topic with the learner's assigned trainings.",
+  },
+  trainingGet: {
+    method: "GET",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires",
+    params: TrainingParams,
+    response: TrainingDetail,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "A training with its questionnaires.",
+  },
+  questionNext: {
+    method: "GET",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions",
+    params: QuestionnaireParams,
+    query: PracticeQuery,
+    response: NextQuestion,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "The next open question of the current round, without anything that reveals the answers.",
+  },
+  answerSubmit: {
+    method: "POST",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions/:question/answers",
+    params: QuestionParams,
+    query: PracticeQuery,
+    body: AnswerRequest,
+    response: AnswerResult,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "Answers a question with the chosen answer ids: the verdict, explanation and round result.",
+  },
+  helpRequestCreate: {
+    method: "POST",
+    path: "/help",
+    body: HelpRequestCreate,
+    response: HelpRequestCreated,
+    errors: AUTHED,
+    tags: ["help"],
+    description: "Asks the facility for help with a question.",
+  },
+  contentVersion: {
+    method: "GET",
+    path: "/content/CurrentContentVersion",
+    response: ContentVersion,
+    errors: LOGGED_IN,
+    tags: ["content"],
+    description: "The version of the imported content package.",
+  },
+
+  /* ---------- certificates, progress and files ---------- */
+  certificatePdf: {
+    method: "GET",
+    path: "/progress/export/certificate",
+    query: CertificateQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["certificates"],
+    description: "A certificate as PDF (opened in a new tab, the token in the query).",
+  },
+  userProgress: {
+    method: "GET",
+    path: "/progress/admin/users/:id",
+    params: UserIdParams,
+    response: UserProgress,
+    errors: AUTHED,
+    tags: ["progress"],
+    description: "A user's progress: one's own for /profile, or a user within the staff member's scope.",
+  },
+  overviewTopic: {
+    method: "GET",
+    path: "/progress/admin/topics/:topicId",
+    params: OverviewParams,
+    query: OverviewQuery,
+    response: TopicOverview,
+    errors: AUTHED,
+    tags: ["progress"],
+    description:
+      "Every learner the caller may see (optionally of one facility) × every training of the topic assigned to them.",
+  },
+  overviewExport: {
+    method: "GET",
+    path: "/progress/admin/export/xlsx",
+    query: ExportQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["progress"],
+    description: "The overview as an xlsx workbook: a legend sheet and one sheet per topic (or the one chosen).",
+  },
+  passiveTrainingMark: {
+    method: "POST",
+    path: "/progress/admin/users/:id/passivetraining",
+    params: UserIdParams,
+    body: PassiveTrainingBody,
+    response: OverviewCell,
+    errors: AUTHED,
+    tags: ["progress"],
+    description: "Marks a passive (in-person) training passed: a certificate from today.",
+  },
+  staticImage: {
+    method: "GET",
+    path: "/static/image/:id",
+    params: MediaParams,
+    query: TokenQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["files"],
+    description: "An image of the content (byte ranges honoured).",
+  },
+  staticVideo: {
+    method: "GET",
+    path: "/static/video/:id",
+    params: MediaParams,
+    query: TokenQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["files"],
+    description: "A video of the content (byte ranges honoured, so it can seek).",
+  },
+  staticIcon: {
+    method: "GET",
+    path: "/static/icon/:file",
+    params: IconParams,
+    query: TokenQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["files"],
+    description: "A topic or training icon (icon_<name>.svg).",
+  },
+
+  /* ---------- administration ---------- */
+  adminUserList: {
+    method: "GET",
+    path: "/auth/admin/users",
+    query: UserSearchQuery,
+    response: AdminUserList,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "The users within the caller's scope, optionally searched.",
+  },
+  adminUserGet: {
+    method: "GET",
+    path: "/auth/admin/users/:id",
+    params: UserIdParams,
+    response: AdminUser,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "A user within the caller's scope.",
+  },
+  adminUserCreate: {
+    ...adminUsersPost,
+    body: UserCreate,
+    response: AdminUser,
+    description: "Creates one user (an object as body).",
+  },
+  adminUserImport: {
+    ...adminUsersPost,
+    query: ImportQuery,
+    body: ImportUsers,
+    response: ImportResult,
+    description:
+      "Imports users (an array as body; superuser only) in one transaction: a 400 lists every bad row; " +
+      "existing employees are updated and keep their password; deleteNotIncludedUsers=true deletes the " +
+      "employees of the file's facilities it does not name; dryRun=true only counts.",
+  },
+  adminUserUpdate: {
+    method: "PATCH",
+    path: "/auth/admin/users/:id",
+    params: UserIdParams,
+    body: UserUpdate,
+    response: AdminUser,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "Changes a user within the caller's scope.",
+  },
+  adminUserDelete: {
+    method: "DELETE",
+    path: "/auth/admin/users/:id",
+    params: UserIdParams,
+    response: OkResponse,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "Deletes a user within the caller's scope.",
+  },
+  facilityList: {
+    method: "GET",
+    path: "/auth/admin/facilities",
+    response: NamedList,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "The facilities the caller may see.",
+  },
+  facilityCreate: {
+    method: "POST",
+    path: "/auth/admin/facilities",
+    body: FacilityCreate,
+    response: NamedItem,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "Creates a facility (MAX_FACILITIES limits them).",
+  },
+  qualificationList: {
+    method: "GET",
+    path: "/filter/list/qualification",
+    response: NamedList,
+    errors: LOGGED_IN,
+    tags: ["administration"],
+    description: "The qualifications a user can hold: a reference list for the user form.",
+  },
+  activityList: {
+    method: "GET",
+    path: "/filter/list/activityfocus",
+    response: NamedList,
+    errors: LOGGED_IN,
+    tags: ["administration"],
+    description: "The activity focuses a user can have: a reference list for the user form.",
+  },
+  catalogue: {
+    method: "GET",
+    path: "/filter/list/topics",
+    response: Catalogue,
+    errors: AUTHED,
+    tags: ["administration"],
+    description: "Every current topic with its trainings: the choices of a training matrix or overview.",
+  },
+  trainingMatrixGet: {
+    method: "GET",
+    path: "/filter/admin/trainingsmatrix/:user_id",
+    params: UserIdPathParams,
+    response: TrainingMatrix,
+    errors: AUTHED,
+    tags: ["administration"],
+    description: "The trainings assigned to a user; id is null while none is stored (every training assigned).",
+  },
+  trainingMatrixSave: {
+    method: "POST",
+    path: "/filter/admin/trainingsmatrix",
+    body: TrainingMatrixSave,
+    response: TrainingMatrix,
+    errors: AUTHED,
+    tags: ["administration"],
+    description: "Replaces the trainings assigned to a user.",
+  },
+  externalList: {
+    method: "GET",
+    path: "/external",
+    query: AdditionalQualificationQuery,
+    response: AdditionalQualificationList,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "The additional (external) qualifications of the caller's facilities, or of one.",
+  },
+  externalCreate: {
+    method: "POST",
+    path: "/external",
+    body: AdditionalQualificationCreate,
+    response: AdditionalQualification,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "Creates an additional qualification of a facility.",
+  },
+  externalUserGet: {
+    method: "GET",
+    path: "/external/user/:userId",
+    params: ExternalUserParams,
+    response: AdditionalQualificationList,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "The additional qualifications a user holds.",
+  },
+  externalUserSet: {
+    method: "PUT",
+    path: "/external/user/:userId",
+    params: ExternalUserParams,
+    body: UserAdditionalQualifications,
+    response: AdditionalQualificationList,
+    errors: WRITES,
+    tags: ["administration"],
+    description: "Replaces the additional qualifications a user holds.",
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+type Table = typeof table;
+type Named<K extends string, S> = S & {
+  readonly name: K;
+  readonly kind: S extends { kind: "download" } ? "download" : "json";
+};
+
+/** The endpoint table: every call of the API under API_PREFIX, by name. */
+export const endpoints = Object.fromEntries(
+  Object.entries(table).map(([name, spec]) => [name, { ...spec, name, kind: "kind" in spec ? spec.kind : "json" }]),
+) as { readonly [K in keyof Table & string]: Named<K, Table[K]> };
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/**
+ * Calls that share one route (spec §7: POST /auth/admin/users creates a user from an object and
+ * imports users from an array). The server registers these; the client calls the variants.
+ */
+export const sharedRoutes = {
+  adminUsersPost: {
+    ...adminUsersPost,
+    name: "adminUsersPost",
+    kind: "json",
+    query: ImportQuery,
+    body: z.union([UserCreate, ImportUsers]),
+    response: z.union([AdminUser, ImportResult]),
+    description: `${endpoints.adminUserCreate.description} ${endpoints.adminUserImport.description}`,
+    variants: ["adminUserCreate", "adminUserImport"],
+  },
+} as const satisfies Record<string, Endpoint & { variants: readonly EndpointName[] }>;
+
+/** Every route the server registers: each endpoint, a shared route in place of its variants. */
+export function registeredRoutes(): Endpoint[] {
+  const shared: Endpoint[] = Object.values(sharedRoutes);
+  const variants = new Set<string>(Object.values(sharedRoutes).flatMap((r) => r.variants));
+  return [...shared, ...Object.values(endpoints as Record<string, Endpoint>).filter((e) => !variants.has(e.name))];
+}
+
+/* ---------- types of a call ---------- */
+
+type Out<E, K extends string> = E extends { readonly [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+export type ParamsOf<E> = Out<E, "params">;
+export type QueryOf<E> = Out<E, "query">;
+export type BodyOf<E> = Out<E, "body">;
+export type ResponseOf<E> = Out<E, "response">;
+
+export type JsonEndpoint = Endpoint & { readonly kind: "json" };
+export type DownloadEndpoint = Endpoint & { readonly kind: "download" };
+
+/* ---------- URLs ---------- */
+
+/** `:name` segments filled from `params`, each value encoded. */
+export function fillPath(path: string, params?: Readonly<Record<string, unknown>>): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || value === "") throw new Error(`path parameter ${name} missing`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** `?a=1&b=x` of the defined values (encodeURIComponent, so a space is %20), or "". */
+export function queryString(query?: Readonly<Record<string, unknown>>): string {
+  if (!query) return "";
+  const parts = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+/** The URL of a call with API_PREFIX: `/api/auth/admin/users/7?x=1`. */
+export function endpointUrl(
+  endpoint: Pick<Endpoint, "path">,
+  args: { params?: Readonly<Record<string, unknown>>; query?: Readonly<Record<string, unknown>> } = {},
+): string {
+  return `${API_PREFIX}${fillPath(endpoint.path, args.params)}${queryString(args.query)}`;
+}
+
+/**
+ * A download URL the server handed out (e.g. a quiz result's certificate link) read back into
+ * its table entry, params and query; null for anything that is not a download of the table.
+ */
+export function matchDownload(
+  href: string,
+): { endpoint: DownloadEndpoint; params: Record<string, string>; query: Record<string, string> } | null {
+  if (!href.startsWith(`${API_PREFIX}/`)) return null;
+  const [pathname = "", search = ""] = href.slice(API_PREFIX.length).split("?", 2);
+  for (const endpoint of Object.values(endpoints as Record<string, Endpoint>)) {
+    if (endpoint.kind !== "download") continue;
+    const names: string[] = [];
+    const pattern = endpoint.path
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, n) => {
+        names.push(n);
+        return "([^/]+)";
+      });
+    const match = new RegExp(`^${pattern}$`).exec(pathname);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    names.forEach((n, i) => {
+      params[n] = decodeURIComponent(match[i + 1] ?? "");
+    });
+    const query: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(search)) query[k] = v;
+    return { endpoint: endpoint as DownloadEndpoint, params, query };
+  }
+  return null;
+}
+
+/** The ErrorBody every error status of an endpoint answers with. */
+export function errorResponses(endpoint: Pick<Endpoint, "errors" | "errorBodies">): Record<number, z.ZodType> {
+  const out: Record<number, z.ZodType> = {};
+  for (const status of endpoint.errors) out[status] = ErrorBody;
+  return { ...out, ...endpoint.errorBodies };
+}

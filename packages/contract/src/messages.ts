@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/*
+ * Catalogue of the i18n keys the server puts into answers and stored messages, which the
+ * client translates. Server and web both take them from here, so a key cannot drift.
+ */
+
+/** The message keys a notification's CustomMessage (`{key, values}`) is stored with. */
+export const NotificationMessageKey = {
+  passwordReset: "notifications.passwordReset",
+  /** values: training, facility, date (YYYY-MM-DD), stage ("30" | "7" | "0"), topicId, trainingId */
+  certificateExpires: "notifications.certificateExpires",
+  /** values: facility, count, date (YYYY-MM-DD), stage */
+  certificatesExpireSummary: "notifications.certificatesExpireSummary",
+} as const;
+export type NotificationMessageKey = (typeof NotificationMessageKey)[keyof typeof NotificationMessageKey];
+
+/** Keys only the client shows: the expiry-day stage of a stored key, and a plain-text message. */
+export const NotificationDisplayKey = {
+  certificateExpired: "notifications.certificateExpired",
+  certificatesExpiredSummary: "notifications.certificatesExpiredSummary",
+  plain: "notifications.plain",
+} as const;
+
+/** Notification types (spec §3, ARCHITECTURE decision 7) with the message keys each is stored with. */
+export const notificationCatalogue = {
+  CALENDAR_EVENT_REMINDER: [] as readonly NotificationMessageKey[],
+  CERTIFICATE_EXPIRES: [NotificationMessageKey.certificateExpires, NotificationMessageKey.certificatesExpireSummary],
+  PASSWORD_RESET_REQUEST: [NotificationMessageKey.passwordReset],
+} as const satisfies Record<string, readonly NotificationMessageKey[]>;
+
+export const NotificationType = z.enum(
+  Object.keys(notificationCatalogue) as [keyof typeof notificationCatalogue, ...(keyof typeof notificationCatalogue)[]],
+);
+export type NotificationType = z.infer<typeof NotificationType>;
+
+/** The quiz's end-of-round message (AnswerResult.finished.message, ARCHITECTURE decision 3). */
+export const QuizFinishedKey = {
+  /** values: open */
+  open: "quiz.finished.open",
+  practice: "quiz.finished.practice",
+  questionnaire: "quiz.finished.questionnaire",
+  /** values: training */
+  certificate: "quiz.finished.certificate",
+} as const;
+
+/** The text of the end-of-round link (AnswerResult.finished.link.text). */
+export const QuizFinishedLinkKey = {
+  toTraining: "quiz.finished.toTraining",
+  download: "quiz.finished.download",
+} as const;
+
+const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+export const QuizFinishedMessage = z.enum(values(QuizFinishedKey));
+export const QuizFinishedLinkText = z.enum(values(QuizFinishedLinkKey));
+
+/** Every key of this catalogue: each must exist in every locale file. */
+export const catalogueKeys: readonly string[] = [
+  ...Object.values(NotificationMessageKey),
+  ...Object.values(NotificationDisplayKey),
+  ...Object.values(QuizFinishedKey),
+  ...Object.values(QuizFinishedLinkKey),
+];
