@@ -1,9 +1,9 @@
-import { TUTORIAL_PROMPT_KEY } from "@carecampus/contract";
+import { endpoints, TUTORIAL_PROMPT_KEY } from "@carecampus/contract";
 import { Button, Group, Modal, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { api } from "../api/client";
+import { call } from "../api/client";
 import { sessionStore, useRequiredSession } from "../session/store";
 
 /**
@@ -23,7 +23,7 @@ export function TutorialPrompt() {
   };
   const never = async () => {
     dismiss();
-    await api("/account/help_redirect_dialog", { method: "DELETE" });
+    await call(endpoints.helpRedirectHide);
     sessionStore.setUser({ ...user, show_help_redirect: false });
   };
   return (

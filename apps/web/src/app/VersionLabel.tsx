@@ -1,9 +1,9 @@
-import type { VersionResponse } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { Button, Modal, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { api } from "../api/client";
+import { call } from "../api/client";
 
 /** Short hash at the bottom left; opens a modal with version and date (spec §2). */
 export function VersionLabel() {
@@ -11,7 +11,7 @@ export function VersionLabel() {
   const [opened, { open, close }] = useDisclosure(false);
   const { data } = useQuery({
     queryKey: ["version"],
-    queryFn: () => api<VersionResponse>("/version", { silent: true }),
+    queryFn: () => call(endpoints.version, { silent: true }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   if (!data) return null;

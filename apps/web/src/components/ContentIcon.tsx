@@ -1,7 +1,16 @@
+import { endpoints } from "@carecampus/contract";
 import { Image } from "@mantine/core";
 import { authedUrl } from "../api/client";
 
 /** A topic or training icon from the content package. */
 export function ContentIcon({ name, size = 48 }: { name: string; size?: number }) {
-  return <Image src={authedUrl(`/static/icon/icon_${name}.svg`)} w={size} h={size} alt="" fit="contain" />;
+  return (
+    <Image
+      src={authedUrl(endpoints.staticIcon, { params: { file: `icon_${name}.svg` } })}
+      w={size}
+      h={size}
+      alt=""
+      fit="contain"
+    />
+  );
 }

@@ -1,4 +1,4 @@
-import { type CertificateRef, expiryColour, formatShortDate } from "@carecampus/contract";
+import { type CertificateRef, endpoints, expiryColour, formatShortDate } from "@carecampus/contract";
 import { Badge, Tooltip } from "@mantine/core";
 import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -17,7 +17,7 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
     <Tooltip label={`${t(`expiry.${colour}`)} – ${t("training.download")}`}>
       <Badge
         component="a"
-        href={authedUrl(`/progress/export/certificate?id=${certificate.id}`)}
+        href={authedUrl(endpoints.certificatePdf, { query: { id: certificate.id } })}
         target="_blank"
         rel="noopener"
         size={size}

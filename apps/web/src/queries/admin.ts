@@ -1,6 +1,6 @@
-import type { Catalogue, NamedItem } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../api/client";
+import { call } from "../api/client";
 
 /** Lists the user administration and the progress overview both choose from. */
 export const adminListKeys = {
@@ -9,11 +9,11 @@ export const adminListKeys = {
 };
 
 export const useFacilities = (enabled: boolean) =>
-  useQuery({ queryKey: adminListKeys.facilities, queryFn: () => api<NamedItem[]>("/auth/admin/facilities"), enabled });
+  useQuery({ queryKey: adminListKeys.facilities, queryFn: () => call(endpoints.facilityList), enabled });
 
 export const useCatalogue = () =>
   useQuery({
     queryKey: adminListKeys.catalogue,
-    queryFn: () => api<Catalogue>("/filter/list/topics"),
+    queryFn: () => call(endpoints.catalogue),
     staleTime: 600_000,
   });

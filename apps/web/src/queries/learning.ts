@@ -1,6 +1,6 @@
-import type { Topic, UserProgress } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
-import { api } from "../api/client";
+import { call } from "../api/client";
 
 /** Learning data several features show: the learner's topics (home, shell) and a user's progress (profile, users). */
 export const learningKeys = {
@@ -14,12 +14,12 @@ export const learningKeys = {
 };
 
 export const useTopics = (enabled = true) =>
-  useQuery({ queryKey: learningKeys.topics, queryFn: () => api<Topic[]>("/progress/topics"), enabled });
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => call(endpoints.topicList), enabled });
 
 export const useUserProgress = (userId: number, enabled = true) =>
   useQuery({
     queryKey: learningKeys.progress(userId),
-    queryFn: () => api<UserProgress>(`/progress/admin/users/${userId}`),
+    queryFn: () => call(endpoints.userProgress, { params: { id: userId } }),
     enabled,
   });
 

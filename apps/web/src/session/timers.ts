@@ -1,6 +1,6 @@
-import { ACTIVITY_EVENTS, refreshDelayMs, type TokenResponse } from "@carecampus/contract";
+import { ACTIVITY_EVENTS, endpoints, refreshDelayMs } from "@carecampus/contract";
 import { useEffect } from "react";
-import { api } from "../api/client";
+import { call } from "../api/client";
 import { settings } from "../app/settings";
 import { sessionStore, useSession } from "./store";
 
@@ -14,7 +14,7 @@ export function useTokenRefresh(): void {
     if (!token || exp === undefined) return;
     const timer = window.setTimeout(
       () => {
-        api<TokenResponse>(`/auth/refresh${lang ? `?lang=${lang}` : ""}`, { method: "POST", silent: true })
+        call(endpoints.refresh, { query: { lang: lang || undefined }, silent: true })
           .then((res) => sessionStore.setToken(res.token))
           .catch(() => {
             // A failed refresh ends in 401 handling (session cleared) or the token simply expires.

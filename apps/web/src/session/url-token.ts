@@ -1,4 +1,5 @@
-import type { User } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
+import { call } from "../api/client";
 import { decodeClaims, sessionStore } from "./store";
 
 /**
@@ -13,10 +14,8 @@ export async function consumeUrlToken(): Promise<boolean> {
   const claims = decodeClaims(token);
   if (claims?.sub) {
     try {
-      const res = await fetch(`/api/auth/users/${encodeURIComponent(claims.sub)}`, {
-        headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-      });
-      if (res.ok) sessionStore.login(token, (await res.json()) as User);
+      const user = await call(endpoints.userGet, { params: { id: Number(claims.sub) }, token, silent: true });
+      sessionStore.login(token, user);
     } catch {
       // an unusable token simply does not log in
     }

@@ -1,8 +1,8 @@
-import { isValidPassword, passwordProblems, type User } from "@carecampus/contract";
+import { endpoints, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
 import { Button, Card, List, PasswordInput, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, showSuccess } from "../../api/client";
+import { call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { sessionStore, useRequiredSession } from "../../session/store";
 
@@ -31,8 +31,8 @@ function UsernamePanel({ user }: { user: User }) {
     <Panel
       title={t("account.username.title")}
       onSubmit={async () => {
-        const updated = await api<User>(`/auth/users/${user.id}`, {
-          method: "PATCH",
+        const updated = await call(endpoints.accountUpdate, {
+          params: { id: user.id },
           body: { property: "login", value: { value: login } },
         });
         sessionStore.setUser(updated);
@@ -68,8 +68,8 @@ function PasswordPanel({ user }: { user: User }) {
     <Panel
       title={t("account.password.title")}
       onSubmit={async () => {
-        await api(`/auth/users/${user.id}`, {
-          method: "PATCH",
+        await call(endpoints.accountUpdate, {
+          params: { id: user.id },
           body: { property: "password", value: { password: old, new_password: next } },
         });
         showSuccess(t("success.passwordChanged"));
@@ -121,8 +121,8 @@ function EmailPanel({ user }: { user: User }) {
     <Panel
       title={user.email ? t("account.email.change") : t("account.email.add")}
       onSubmit={async () => {
-        const updated = await api<User>(`/auth/users/${user.id}`, {
-          method: "PATCH",
+        const updated = await call(endpoints.accountUpdate, {
+          params: { id: user.id },
           body: { property: "email", value: { value: email.trim() } },
         });
         sessionStore.setUser(updated);

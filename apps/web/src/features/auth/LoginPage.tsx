@@ -1,9 +1,9 @@
-import type { LoginResponse } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
-import { api, showSuccess } from "../../api/client";
+import { call, showSuccess } from "../../api/client";
 import logo from "../../assets/logo.svg";
 import { sessionStore, useSession } from "../../session/store";
 
@@ -27,7 +27,7 @@ export function LoginPage() {
     if (!canSubmit) return;
     setBusy(true);
     try {
-      const res = await api<LoginResponse>("/auth/login", { method: "POST", body: { login: login.trim(), password } });
+      const res = await call(endpoints.login, { body: { login: login.trim(), password } });
       sessionStore.login(res.token, res.user);
     } catch {
       setPassword("");
@@ -43,7 +43,7 @@ export function LoginPage() {
     }
     setLoginError(null);
     try {
-      await api("/auth/forgotpassword", { method: "POST", body: { user_login: login.trim() } });
+      await call(endpoints.forgotPassword, { body: { user_login: login.trim() } });
       showSuccess(t("success.adminInformed"));
     } catch {
       // the client shows the error toast

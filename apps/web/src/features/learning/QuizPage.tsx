@@ -1,4 +1,4 @@
-import type { AnswerResult } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
@@ -26,7 +26,7 @@ import DOMPurify from "dompurify";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { api, authedUrl, showSuccess } from "../../api/client";
+import { authedHref, authedUrl, call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { invalidateLearning } from "../../queries/learning";
 import { pickFeedback } from "./feedback";
@@ -50,7 +50,7 @@ function HelpButton({ questionId }: { questionId: number }) {
   const send = async () => {
     setBusy(true);
     try {
-      await api("/help", { method: "POST", body: { question_id: questionId } });
+      await call(endpoints.helpRequestCreate, { body: { question_id: questionId } });
       showSuccess(t("quiz.help.sent"));
       setOpen(false);
     } catch {
@@ -103,15 +103,15 @@ export default function QuizPage() {
   const questionnaireId = Number(params.questionnaireId);
   const trainingPath = `/topic/${topicId}/training/${trainingId}`;
   const practice = useSearchParams()[0].get("practice") === "true";
-  const mode = practice ? "?practice=true" : "";
 
   const training = useTraining(topicId, trainingId);
   const quiz = useQuiz({
     sendAnswer: (q, answers) =>
-      api<AnswerResult>(
-        `/progress/topics/${topicId}/trainings/${trainingId}/questionnaires/${questionnaireId}/questions/${q.id}/answers${mode}`,
-        { method: "POST", body: answers },
-      ),
+      call(endpoints.answerSubmit, {
+        params: { topic: topicId, training: trainingId, q: questionnaireId, question: q.id },
+        query: { practice: practice ? "true" : undefined },
+        body: answers,
+      }),
     feedback: (right) => pickFeedback(right, i18n.language),
     onAnswered: (res) => {
       if (res.is_correct && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
@@ -275,12 +275,18 @@ export default function QuizPage() {
           ))}
         </Stack>
         {result.media?.type === "image" && (
-          <Image src={authedUrl(`/static/image/${result.media.id}`)} maw={560} radius="md" mb="md" alt="" />
+          <Image
+            src={authedUrl(endpoints.staticImage, { params: { id: result.media.id } })}
+            maw={560}
+            radius="md"
+            mb="md"
+            alt=""
+          />
         )}
         {result.media?.type === "video" && (
           // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
           <video
-            src={authedUrl(`/static/video/${result.media.id}`)}
+            src={authedUrl(endpoints.staticVideo, { params: { id: result.media.id } })}
             controls
             playsInline
             preload="metadata"
@@ -315,7 +321,7 @@ export default function QuizPage() {
         <Stack align="center" gap="sm">
           {link &&
             (link.href.startsWith("/api/") ? (
-              <Button component="a" href={authedUrl(link.href.slice(4))} target="_blank" rel="noopener">
+              <Button component="a" href={authedHref(link.href)} target="_blank" rel="noopener">
                 {t(link.text)}
               </Button>
             ) : (

@@ -1,24 +1,25 @@
-import type { NextQuestion, TopicDetail, TrainingDetail } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { call } from "../../api/client";
 import { learningKeys } from "../../queries/learning";
 
 export const useTopic = (id: number) =>
-  useQuery({ queryKey: learningKeys.topic(id), queryFn: () => api<TopicDetail>(`/progress/topics/${id}/trainings`) });
+  useQuery({ queryKey: learningKeys.topic(id), queryFn: () => call(endpoints.topicGet, { params: { id } }) });
 
 export const useTraining = (topic: number, training: number) =>
   useQuery({
     queryKey: learningKeys.training(topic, training),
-    queryFn: () => api<TrainingDetail>(`/progress/topics/${topic}/trainings/${training}/questionnaires`),
+    queryFn: () => call(endpoints.trainingGet, { params: { topic, training } }),
   });
 
 export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean, practice: boolean) =>
   useQuery({
     queryKey: learningKeys.question(topic, training, q, practice),
     queryFn: () =>
-      api<NextQuestion>(
-        `/progress/topics/${topic}/trainings/${training}/questionnaires/${q}/questions${practice ? "?practice=true" : ""}`,
-      ),
+      call(endpoints.questionNext, {
+        params: { topic, training, q },
+        query: { practice: practice ? "true" : undefined },
+      }),
     enabled,
     staleTime: 0,
     gcTime: 0,

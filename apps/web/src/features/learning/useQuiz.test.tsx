@@ -49,7 +49,7 @@ function answer(right: boolean, finished: AnswerResult["finished"] = null): Answ
 
 const done = (success: boolean): AnswerResult["finished"] => ({
   success,
-  message: success ? "quiz.finished.success" : "quiz.finished.open",
+  message: success ? "quiz.finished.questionnaire" : "quiz.finished.open",
   values: { open: success ? 0 : 1 },
   link: null,
 });

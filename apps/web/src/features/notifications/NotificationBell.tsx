@@ -1,29 +1,29 @@
-import { ErrorCode, type Notification } from "@carecampus/contract";
+import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from "@carecampus/contract";
 import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
 import { IconBell, IconCertificate, IconKey, IconUsersGroup } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { ApiError, api, showError } from "../../api/client";
+import { ApiError, call, showError } from "../../api/client";
 import { settings } from "../../app/settings";
 import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
 import { useRequiredSession } from "../../session/store";
-import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
+import { noticeColour, noticeTarget, noticeText, parseMessage } from "./messages";
 
 const HOUR = 3_600_000;
 const KEY = ["notifications"] as const;
 
 function NoticeIcon({ messageKey }: { messageKey: string }) {
-  if (messageKey === CERTIFICATE_KEY) return <IconCertificate size={16} />;
-  if (messageKey === SUMMARY_KEY) return <IconUsersGroup size={16} />;
-  if (messageKey === "notifications.passwordReset") return <IconKey size={16} />;
+  if (messageKey === NotificationMessageKey.certificateExpires) return <IconCertificate size={16} />;
+  if (messageKey === NotificationMessageKey.certificatesExpireSummary) return <IconUsersGroup size={16} />;
+  if (messageKey === NotificationMessageKey.passwordReset) return <IconKey size={16} />;
   return <IconBell size={16} />;
 }
 
 /** Marks read; a notice another tab already read (404) is gone all the same. */
 async function markNoticeRead(id: number): Promise<void> {
   try {
-    await api(`/notifications/${id}`, { method: "DELETE", silent: true });
+    await call(endpoints.notificationRead, { params: { id }, silent: true });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return;
     // An ended session goes to /login without a toast, as everywhere.
@@ -43,7 +43,7 @@ export function NotificationBell() {
   const queryClient = useQueryClient();
   const { data = [] } = useQuery({
     queryKey: KEY,
-    queryFn: () => api<Notification[]>("/notifications", { silent: true }),
+    queryFn: () => call(endpoints.notificationList, { silent: true }),
     // Re-fetched when the last update is more than an hour old (spec §4).
     staleTime: HOUR,
     refetchInterval: HOUR,

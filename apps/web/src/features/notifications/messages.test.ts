@@ -1,6 +1,10 @@
-import { zonedTime } from "@carecampus/contract";
+import fs from "node:fs";
+import { catalogueKeys, NotificationMessageKey, zonedTime } from "@carecampus/contract";
 import { describe, expect, it } from "vitest";
-import { CERTIFICATE_KEY, noticeColour, noticeTarget, noticeText, parseMessage, SUMMARY_KEY } from "./messages";
+import { noticeColour, noticeTarget, noticeText, parseMessage } from "./messages";
+
+const CERTIFICATE_KEY = NotificationMessageKey.certificateExpires;
+const SUMMARY_KEY = NotificationMessageKey.certificatesExpireSummary;
 
 const certificate = (stage: string) =>
   JSON.stringify({
@@ -65,5 +69,15 @@ describe("notification messages", () => {
     expect(noticeColour({ ExpiresAt: at(3, 31, 18) }, zone, today)).toBe("yellow");
     expect(noticeColour({ ExpiresAt: at(4, 1, 18) }, zone, today)).toBe("green");
     expect(noticeColour({ ExpiresAt: null }, zone, today)).toBeNull();
+  });
+
+  it("has every key of the contract's message catalogue in every locale", () => {
+    for (const lang of ["de", "en", "fr", "es", "br"]) {
+      const locale = JSON.parse(fs.readFileSync(new URL(`../../i18n/locales/${lang}.json`, import.meta.url), "utf8"));
+      for (const key of catalogueKeys) {
+        const text = key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], locale);
+        expect(typeof text, `${lang}: ${key}`).toBe("string");
+      }
+    }
   });
 });

@@ -4,6 +4,8 @@ import {
   formatIsoDay,
   mayOpenRoute,
   type Notification,
+  NotificationDisplayKey,
+  NotificationMessageKey,
   type Role,
 } from "@carecampus/contract";
 
@@ -13,8 +15,8 @@ export interface NoticeMessage {
   values: Record<string, string>;
 }
 
-export const CERTIFICATE_KEY = "notifications.certificateExpires";
-export const SUMMARY_KEY = "notifications.certificatesExpireSummary";
+const CERTIFICATE_KEY = NotificationMessageKey.certificateExpires;
+const SUMMARY_KEY = NotificationMessageKey.certificatesExpireSummary;
 
 export function parseMessage(raw: string): NoticeMessage {
   try {
@@ -29,7 +31,7 @@ export function parseMessage(raw: string): NoticeMessage {
   } catch {
     // a plain-text message
   }
-  return { key: "notifications.plain", values: { text: raw } };
+  return { key: NotificationDisplayKey.plain, values: { text: raw } };
 }
 
 /** A YYYY-MM-DD calendar day (the server's) as DD.MM.yyyy; otherwise the instant's day in `zone`. */
@@ -51,8 +53,8 @@ export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMe
     ...values,
     date: displayDate(values.date, n.ExpiresAt, zone) ?? "",
   };
-  if (key === CERTIFICATE_KEY) return { key: expired ? "notifications.certificateExpired" : key, values: shown };
-  return { key: expired ? "notifications.certificatesExpiredSummary" : key, values: shown };
+  if (key === CERTIFICATE_KEY) return { key: expired ? NotificationDisplayKey.certificateExpired : key, values: shown };
+  return { key: expired ? NotificationDisplayKey.certificatesExpiredSummary : key, values: shown };
 }
 
 /** Where a click leads: the employee to the training, staff to the progress overview. */

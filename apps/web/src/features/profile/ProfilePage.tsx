@@ -1,12 +1,4 @@
-import {
-  AVATARS,
-  type Language,
-  type Preferences,
-  type PreferencesPatch,
-  THEMES,
-  type Theme,
-  type TokenResponse,
-} from "@carecampus/contract";
+import { AVATARS, endpoints, type Language, type PreferencesPatch, THEMES, type Theme } from "@carecampus/contract";
 import {
   Card,
   Group,
@@ -20,7 +12,7 @@ import {
   UnstyledButton,
 } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { api, showSuccess } from "../../api/client";
+import { call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { UserAvatar } from "../../components/UserAvatar";
 import { configuredLanguages } from "../../i18n";
@@ -41,12 +33,12 @@ export default function ProfilePage() {
   const { user } = useRequiredSession();
 
   const save = async (patch: PreferencesPatch) => {
-    const prefs = await api<Preferences>(`/preferences/${user.id}`, { method: "PATCH", body: patch });
+    const prefs = await call(endpoints.preferencesUpdate, { params: { id: user.id }, body: patch });
     sessionStore.setUser({ ...user, ...prefs });
     if (patch.property === "language") {
       await i18n.changeLanguage(patch.value);
       // The token's language claim follows (spec §7 POST /auth/refresh?lang).
-      const { token } = await api<TokenResponse>(`/auth/refresh?lang=${patch.value}`, { method: "POST" });
+      const { token } = await call(endpoints.refresh, { query: { lang: patch.value } });
       sessionStore.setToken(token);
     }
     showSuccess(t("success.profileChanged"));

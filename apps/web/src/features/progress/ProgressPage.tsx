@@ -1,4 +1,4 @@
-import { seesAllFacilities } from "@carecampus/contract";
+import { endpoints, seesAllFacilities } from "@carecampus/contract";
 import {
   Alert,
   Button,
@@ -50,9 +50,7 @@ export default function ProgressPage() {
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));
   const trainings = (overview.data?.trainings ?? []).filter((tr) => !hidden.has(tr.id));
 
-  const exportUrl = authedUrl(
-    `/progress/admin/export/xlsx${facility ? `?facilityName=${encodeURIComponent(facility)}` : ""}`,
-  );
+  const exportUrl = authedUrl(endpoints.overviewExport, { query: { facilityName: facility || undefined } });
 
   if (catalogue.isPending) return <Skeleton h={400} />;
 

@@ -1,6 +1,6 @@
-import type { OverviewCell, TopicOverview } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { call } from "../../api/client";
 
 const overviewKey = (topicId: number | null, facility: string | null) => ["overview", topicId, facility] as const;
 
@@ -9,10 +9,11 @@ export const useTopicOverview = (topicId: number | null, facility: string | null
   useQuery({
     queryKey: overviewKey(topicId, facility),
     queryFn: ({ signal }) =>
-      api<TopicOverview>(
-        `/progress/admin/topics/${topicId}${facility ? `?facilityName=${encodeURIComponent(facility)}` : ""}`,
-        { signal },
-      ),
+      call(endpoints.overviewTopic, {
+        params: { topicId: topicId ?? 0 },
+        query: { facilityName: facility || undefined },
+        signal,
+      }),
     enabled: topicId !== null,
     placeholderData: keepPreviousData,
   });
@@ -22,8 +23,8 @@ export function useMarkPassive() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { userId: number; topicId: number; trainingId: number }) =>
-      api<OverviewCell>(`/progress/admin/users/${v.userId}/passivetraining`, {
-        method: "POST",
+      call(endpoints.passiveTrainingMark, {
+        params: { id: v.userId },
         body: { topicID: v.topicId, trainingID: v.trainingId },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["overview"] }),

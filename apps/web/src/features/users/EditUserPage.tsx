@@ -1,7 +1,7 @@
 import {
-  type AdditionalQualification,
   type AdminUser,
   type Catalogue,
+  endpoints,
   facilityRequirement,
   generatePassword,
   grantableRoles,
@@ -41,7 +41,7 @@ import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { api, showSuccess } from "../../api/client";
+import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
@@ -194,10 +194,7 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const canSave = !busy && form.isValid();
 
   const addFacility = async () => {
-    const created = await api<NamedItem>("/auth/admin/facilities", {
-      method: "POST",
-      body: { name: newFacility.trim() },
-    });
+    const created = await call(endpoints.facilityCreate, { body: { name: newFacility.trim() } });
     await queryClient.invalidateQueries({ queryKey: userKeys.facilities });
     form.setFieldValue("facility", created.id);
     setNewFacility("");
@@ -206,10 +203,7 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
 
   const addExtra = async () => {
     if (values.facility === null) return;
-    const created = await api<AdditionalQualification>("/external", {
-      method: "POST",
-      body: { name: newExtra.trim(), facility: values.facility },
-    });
+    const created = await call(endpoints.externalCreate, { body: { name: newExtra.trim(), facility: values.facility } });
     await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
     form.setFieldValue("extras", [...form.getValues().extras, String(created.id)]);
     setNewExtra("");
@@ -239,8 +233,8 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
       ...(creating || !sameIds(extras, initial.extras.map(Number)) ? { additional_qualifications: extras } : {}),
     };
     try {
-      if (creating) await api<AdminUser>("/auth/admin/users", { method: "POST", body });
-      else await api<AdminUser>(`/auth/admin/users/${editId}`, { method: "PATCH", body });
+      if (creating) await call(endpoints.adminUserCreate, { body: { ...body, password: v.password } });
+      else await call(endpoints.adminUserUpdate, { params: { id: editId }, body });
       showSuccess(t(creating ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
       navigate("/users");

@@ -1,4 +1,4 @@
-import { type AdminUser, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
+import { type AdminUser, endpoints, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
 import {
   Accordion,
   ActionIcon,
@@ -20,7 +20,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { api, showSuccess } from "../../api/client";
+import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
@@ -152,7 +152,7 @@ export default function UsersPage() {
   const [toDelete, setToDelete] = useState<AdminUser | null>(null);
   const deleteUser = async () => {
     if (!toDelete) return;
-    await api(`/auth/admin/users/${toDelete.id}`, { method: "DELETE" });
+    await call(endpoints.adminUserDelete, { params: { id: toDelete.id } });
     showSuccess(t("success.userDeleted"));
     await queryClient.invalidateQueries({ queryKey: userKeys.all });
   };

@@ -1,12 +1,6 @@
-import type {
-  AdditionalQualification,
-  AdminUser,
-  AdminUserList,
-  NamedItem,
-  TrainingMatrix,
-} from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api } from "../../api/client";
+import { call } from "../../api/client";
 import { adminListKeys } from "../../queries/admin";
 
 export const userKeys = {
@@ -22,8 +16,7 @@ export const userKeys = {
 export const useUserSearch = (query: string, enabled: boolean) =>
   useQuery({
     queryKey: userKeys.list(query),
-    queryFn: ({ signal }) =>
-      api<AdminUserList>(`/auth/admin/users${query ? `?query=${encodeURIComponent(query)}` : ""}`, { signal }),
+    queryFn: ({ signal }) => call(endpoints.adminUserList, { query: { query: query || undefined }, signal }),
     enabled,
     // The list stays while the next search runs: no flicker, expanded cards stay open.
     placeholderData: keepPreviousData,
@@ -32,28 +25,28 @@ export const useUserSearch = (query: string, enabled: boolean) =>
 export const useAdminUser = (id: number | undefined) =>
   useQuery({
     queryKey: userKeys.one(id ?? 0),
-    queryFn: () => api<AdminUser>(`/auth/admin/users/${id}`),
+    queryFn: () => call(endpoints.adminUserGet, { params: { id: id ?? 0 } }),
     enabled: id !== undefined,
   });
 
 export const useQualifications = () =>
   useQuery({
     queryKey: userKeys.qualifications,
-    queryFn: () => api<NamedItem[]>("/filter/list/qualification"),
+    queryFn: () => call(endpoints.qualificationList),
     staleTime: 600_000,
   });
 
 export const useActivities = () =>
   useQuery({
     queryKey: userKeys.activities,
-    queryFn: () => api<NamedItem[]>("/filter/list/activityfocus"),
+    queryFn: () => call(endpoints.activityList),
     staleTime: 600_000,
   });
 
 export const useTrainingMatrix = (userId: number | undefined) =>
   useQuery({
     queryKey: ["users", "matrix", userId ?? 0],
-    queryFn: () => api<TrainingMatrix>(`/filter/admin/trainingsmatrix/${userId}`),
+    queryFn: () => call(endpoints.trainingMatrixGet, { params: { user_id: userId ?? 0 } }),
     enabled: userId !== undefined,
   });
 
@@ -61,13 +54,13 @@ export const useTrainingMatrix = (userId: number | undefined) =>
 export const useFacilityExtras = (facility: number | null) =>
   useQuery({
     queryKey: ["users", "extras", facility ?? 0],
-    queryFn: () => api<AdditionalQualification[]>(`/external?facility=${facility}`),
+    queryFn: () => call(endpoints.externalList, { query: { facility: facility ?? undefined } }),
     enabled: facility !== null,
   });
 
 export const useUserExtras = (userId: number | undefined) =>
   useQuery({
     queryKey: ["users", "userExtras", userId ?? 0],
-    queryFn: () => api<AdditionalQualification[]>(`/external/user/${userId}`),
+    queryFn: () => call(endpoints.externalUserGet, { params: { userId: userId ?? 0 } }),
     enabled: userId !== undefined,
   });

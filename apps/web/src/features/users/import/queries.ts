@@ -1,5 +1,5 @@
-import { ImportErrorBody, type ImportProblem, type ImportResult, type ImportRow } from "@carecampus/contract";
-import { ApiError, api } from "../../../api/client";
+import { endpoints, ImportErrorBody, type ImportProblem, type ImportRow } from "@carecampus/contract";
+import { ApiError, call } from "../../../api/client";
 
 export interface ImportOptions {
   /** Delete the employees of the file's facilities that the file does not list. */
@@ -13,9 +13,11 @@ export interface ImportOptions {
  * refusal carries row problems the screen shows on the rows, not as a toast.
  */
 export function postImport(rows: readonly ImportRow[], { deleteMissing, dryRun }: ImportOptions) {
-  const query = new URLSearchParams({ deleteNotIncludedUsers: String(deleteMissing) });
-  if (dryRun) query.set("dryRun", "true");
-  return api<ImportResult>(`/auth/admin/users?${query}`, { method: "POST", body: rows, silent: true });
+  return call(endpoints.adminUserImport, {
+    query: { deleteNotIncludedUsers: deleteMissing ? "true" : "false", dryRun: dryRun ? "true" : undefined },
+    body: [...rows],
+    silent: true,
+  });
 }
 
 /** The row problems of a refused import, or null for any other failure. */
