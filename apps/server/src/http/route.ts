@@ -22,7 +22,7 @@ type SchemaOf<E extends Endpoint> = {
   response: Part<E, "response"> extends z.ZodType ? { 200: Part<E, "response"> } : unknown;
 };
 
-export type RouteOptions<E extends Endpoint> = Omit<
+export type RouteExtras<E extends Endpoint> = Omit<
   RouteShorthandOptions<
     RawServerDefault,
     RawRequestDefaultExpression,
@@ -53,7 +53,7 @@ export type RouteHandler<E extends Endpoint> = RouteHandlerMethod<
 export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
-  options: RouteOptions<E>,
+  options: RouteExtras<E>,
   handler: RouteHandler<E>,
 ): void {
   const response: Record<number, z.ZodType> = errorResponses(endpoint);
