@@ -203,7 +203,9 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
 
   const addExtra = async () => {
     if (values.facility === null) return;
-    const created = await call(endpoints.externalCreate, { body: { name: newExtra.trim(), facility: values.facility } });
+    const created = await call(endpoints.externalCreate, {
+      body: { name: newExtra.trim(), facility: values.facility },
+    });
     await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
     form.setFieldValue("extras", [...form.getValues().extras, String(created.id)]);
     setNewExtra("");
