@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 
 export const DEMO_PASSWORD = "Demo-1234!";
@@ -21,7 +23,7 @@ export async function apiLogin(page: Page, who: Who, password = DEMO_PASSWORD): 
   return loginWith(page.request, who, password);
 }
 
-async function loginWith(request: APIRequestContext, who: Who, password = DEMO_PASSWORD): Promise<ApiLogin> {
+export async function loginWith(request: APIRequestContext, who: Who, password = DEMO_PASSWORD): Promise<ApiLogin> {
   const creds = typeof who === "string" ? { login: who, password } : { login: who.login, password: who.password };
   const res = await request.post("/api/auth/login", { data: creds });
   expect(res.status(), `login ${creds.login}`).toBe(200);
@@ -195,4 +197,56 @@ export async function setLanguage(request: APIRequestContext, who: TestUser, lan
 export async function runTimers(page: Page, ms: number): Promise<void> {
   await page.clock.runFor(ms);
   await page.clock.setSystemTime(new Date());
+}
+
+/* ---------- The app's own texts, so one test runs in several languages ---------- */
+
+const localeCache = new Map<string, Record<string, unknown>>();
+
+/** The text of `key` in `lang`, from the web app's locale files, with {{placeholders}} filled. */
+export function text(lang: string, key: string, values: Record<string, string | number> = {}): string {
+  let locale = localeCache.get(lang);
+  if (!locale) {
+    const file = new URL(`../../apps/web/src/i18n/locales/${lang}.json`, import.meta.url);
+    locale = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+    localeCache.set(lang, locale);
+  }
+  const found = key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], locale);
+  if (typeof found !== "string") throw new Error(`no text ${lang}:${key}`);
+  return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
+}
+
+/** `text` as an exact, anchored pattern for getByRole's name. */
+export function exactly(lang: string, key: string, values: Record<string, string | number> = {}): RegExp {
+  // Accessible names have their white space (no-break spaces too) folded: match any.
+  const escaped = text(lang, key, values).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${escaped.replace(/\s+/g, "\\s+")}$`);
+}
+
+/* ---------- Accessibility: axe-core in the page ---------- */
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now and fails on any serious or
+ * critical violation, naming each rule and the elements it found.
+ */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  // Through the DevTools protocol, so the app's strict CSP need not allow it.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
+    interface AxeResults {
+      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+    }
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  expect(violations, `axe on ${where}`).toEqual([]);
 }

@@ -36,7 +36,9 @@ export async function createDeps(
     if (seed.created === "demo") {
       seed.lines.push(...(await seedDemoCertificates(database.db, new Date(), config.timeZone)));
       await seedDemoColleagues(database.db, new Date(), config.timeZone);
-      seed.lines.push("Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state.");
+      seed.lines.push(
+        "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests.",
+      );
     }
     const now = () => new Date();
     const deps: AppDeps = {

@@ -12,6 +12,8 @@ export const NotificationMessageKey = {
   certificateExpires: "notifications.certificateExpires",
   /** values: facility, count, date (YYYY-MM-DD), stage */
   certificatesExpireSummary: "notifications.certificatesExpireSummary",
+  /** values: question (cut to 120), reply, by, training, topicId, trainingId, questionnaireId */
+  helpReply: "notifications.helpReply",
 } as const;
 export type NotificationMessageKey = (typeof NotificationMessageKey)[keyof typeof NotificationMessageKey];
 
@@ -27,6 +29,8 @@ export const notificationCatalogue = {
   CALENDAR_EVENT_REMINDER: [] as readonly NotificationMessageKey[],
   CERTIFICATE_EXPIRES: [NotificationMessageKey.certificateExpires, NotificationMessageKey.certificatesExpireSummary],
   PASSWORD_RESET_REQUEST: [NotificationMessageKey.passwordReset],
+  /** A reply of staff to the learner's help request (issue 'Help requests answered'). */
+  HELP_REQUEST_REPLY: [NotificationMessageKey.helpReply],
 } as const satisfies Record<string, readonly NotificationMessageKey[]>;
 
 export const NotificationType = z.enum(

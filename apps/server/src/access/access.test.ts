@@ -63,6 +63,10 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["user.edit",                 A, A,       A, A,       A, N,       F, F,       F, F],
   ["user.delete",               A, A,       A, A,       A, N,       F, F,       F, F],
   ["training.markPassed",       A, A,       A, A,       A, N,       A, N,       F, F],
+  ["help.read",                 A, A,       A, A,       A, N,       A, N,       F, F],
+  ["help.handle",               A, A,       A, A,       A, N,       A, N,       F, F],
+  ["help.flagContent",          A, A,       A, A,       F, F,       F, F,       F, F],
+  ["tutorial.admin",            A, A,       A, A,       A, A,       A, A,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */

@@ -63,6 +63,8 @@ const NOT_STAFF: Failure = {
 const NOT_EDITOR: Failure = { code: ErrorCode.forbidden, message: "Your role may not edit users" };
 const NOT_LEARNER: Failure = { code: ErrorCode.forbidden, message: "Your role may not do this" };
 const USER_NOT_FOUND: Failure = { code: ErrorCode.userNotFound, message: "User not found" };
+const NOT_HELP_STAFF: Failure = { code: ErrorCode.forbidden, message: "Your role may not see help requests" };
+const HELP_NOT_FOUND: Failure = { code: ErrorCode.helpRequestNotFound, message: "Help request not found" };
 const FACILITY_NOT_FOUND: Failure = { code: ErrorCode.facilityNotFound, message: "Facility not found" };
 
 /**
@@ -181,6 +183,33 @@ export const POLICIES = {
     forbidden: NOT_STAFF,
     scope: true,
     notFound: USER_NOT_FOUND,
+  },
+  /** Help requests (decision 19): staff see and answer those of their facility's learners; Super-Admins all. */
+  "help.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_HELP_STAFF,
+    scope: true,
+    notFound: HELP_NOT_FOUND,
+  },
+  "help.handle": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_HELP_STAFF,
+    scope: true,
+    notFound: HELP_NOT_FOUND,
+  },
+  /** 'Content needs fixing' and its work list: the content's owners. */
+  "help.flagContent": {
+    roles: ["contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin marks content for fixing" },
+  },
+  /** The staff version of the tutorial (spec §6 'Help tutorial'). */
+  "tutorial.admin": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "The staff tutorial is for staff" },
   },
 } as const satisfies Record<string, Policy>;
 

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { loadTutorial, type TutorialPageFile } from "./tutorial";
 
 const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug (a-z, 0-9, -)");
 const Version = z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -111,7 +112,7 @@ export type TrainingFile = z.output<typeof TrainingFile>;
 export type TopicEntry = z.output<typeof TopicsFile>["topics"][number];
 
 export interface MediaFile {
-  kind: "icon" | "image" | "video";
+  kind: "icon" | "image" | "video" | "admin-tutorial" | "employee-tutorial";
   name: string;
   mime: string;
   data: Buffer;
@@ -124,6 +125,8 @@ export interface ContentPackage {
   topics: TopicEntry[];
   trainings: TrainingFile[];
   media: MediaFile[];
+  /** The pages of /help; their screenshots are among `media`. */
+  tutorial: TutorialPageFile[];
 }
 
 export class ContentError extends Error {
@@ -291,9 +294,11 @@ export function loadPackage(dir: string): ContentPackage {
     if (seenTrainings.has(t.key)) problems.push(`trainings/${t.key}.yaml: key: duplicate training key`);
     seenTrainings.add(t.key);
   }
+  const tutorial = loadTutorial(dir, problems);
+  media.push(...tutorial.images);
   if (problems.length > 0 || !pkg.success)
     throw new ContentError(problems.length ? problems : ["package.yaml: invalid"]);
-  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media };
+  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media, tutorial: tutorial.pages };
 }
 
 /** Compares dotted version numbers: negative, zero or positive. */

@@ -1,7 +1,8 @@
+import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
-import { answers, appMeta, media, questionnaires, questions, topics, trainings } from "../db/schema";
+import { answers, appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 
 const VERSION_KEY = "content_version";
@@ -9,8 +10,8 @@ const VERSION_KEY = "content_version";
 /** Explanations are HTML: only simple formatting and safe links survive (stored sanitised). */
 export function sanitizeExplanation(html: string): string {
   return sanitizeHtml(html, {
-    allowedTags: ["p", "strong", "em", "b", "i", "u", "ul", "ol", "li", "br", "a", "code", "small", "sub", "sup"],
-    allowedAttributes: { a: ["href", "title", "rel", "target"] },
+    allowedTags: [...EXPLANATION_TAGS],
+    allowedAttributes: { a: [...LINK_ATTRIBUTES] },
     allowedSchemes: ["http", "https", "mailto"],
     allowProtocolRelative: false,
     transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }) },
@@ -30,6 +31,7 @@ export interface ImportResult {
   trainings: number;
   questions: number;
   media: number;
+  tutorialPages: number;
 }
 
 const ANSWER_KEYS = "abcdefghijklmnopqrstuvwxyz";
@@ -49,6 +51,7 @@ export async function importPackage(db: Db, pkg: ContentPackage): Promise<Import
       trainings: pkg.trainings.length,
       questions: 0,
       media: pkg.media.length,
+      tutorialPages: pkg.tutorial.length,
     };
     if (previous !== null) {
       const cmp = compareVersions(pkg.version, previous);
@@ -189,6 +192,12 @@ export async function importPackage(db: Db, pkg: ContentPackage): Promise<Import
         );
     }
     await tx.update(trainings).set({ retired: true }).where(notInArray(trainings.key, trainingKeys));
+
+    // The tutorial is package content only: a new version replaces it as a whole.
+    await tx.delete(tutorialPages);
+    for (let i = 0; i < pkg.tutorial.length; i += 500) {
+      await tx.insert(tutorialPages).values(pkg.tutorial.slice(i, i + 500));
+    }
 
     await tx
       .insert(appMeta)

@@ -303,7 +303,30 @@ export const certificates = pgTable(
   ],
 );
 
-/** A user's request for help with an unclear question (spec §3 Help request). */
+/**
+ * A reply of staff to the learners who asked about a question. The author's name is kept with
+ * it, so the facility can still show how a question was answered after the account is gone.
+ */
+export const helpReplies = pgTable(
+  "help_replies",
+  {
+    id: serial("id").primaryKey(),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorName: text("author_name").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("help_replies_question_idx").on(t.questionId)],
+);
+
+/**
+ * A user's request for help with an unclear question (spec §3 Help request). One open request
+ * per learner and question (decision 19); handled ones are kept with who handled them, when,
+ * and the reply the learner got.
+ */
 export const helpRequests = pgTable(
   "help_requests",
   {
@@ -317,8 +340,45 @@ export const helpRequests = pgTable(
     facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     handledAt: timestamp("handled_at", { withTimezone: true }),
+    handledBy: integer("handled_by").references(() => users.id, { onDelete: "set null" }),
+    replyId: integer("reply_id").references(() => helpReplies.id, { onDelete: "set null" }),
   },
-  (t) => [index("help_requests_question_idx").on(t.questionId)],
+  (t) => [
+    index("help_requests_question_idx").on(t.questionId),
+    uniqueIndex("help_requests_open_uq").on(t.userId, t.questionId).where(sql`${t.handledAt} is null`),
+    index("help_requests_open_facility_idx").on(t.facilityId).where(sql`${t.handledAt} is null`),
+  ],
+);
+
+/** A question a Super-Admin marked 'content needs fixing' from the help requests, for content work. */
+export const questionContentFlags = pgTable("question_content_flags", {
+  questionId: integer("question_id")
+    .primaryKey()
+    .references(() => questions.id, { onDelete: "cascade" }),
+  note: text("note"),
+  flaggedBy: integer("flagged_by").references(() => users.id, { onDelete: "set null" }),
+  flaggedByName: text("flagged_by_name").notNull(),
+  flaggedAt: timestamp("flagged_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * The tutorial of /help (spec §2, §6), from the content package's tutorial/ folder: one row
+ * per audience, page and language, its Markdown rendered to sanitised HTML at import.
+ */
+export const tutorialPages = pgTable(
+  "tutorial_pages",
+  {
+    id: serial("id").primaryKey(),
+    audience: text("audience").notNull(),
+    key: text("key").notNull(),
+    language: text("language").notNull(),
+    position: integer("position").notNull(),
+    title: text("title").notNull(),
+    html: text("html").notNull(),
+    /** The screenshot's media name (kind `<audience>-tutorial`), e.g. `quiz-de_2x`. */
+    image: text("image"),
+  },
+  (t) => [unique("tutorial_pages_uq").on(t.audience, t.key, t.language)],
 );
 
 /* ---------- administration: training matrix, additional qualifications ---------- */

@@ -3,7 +3,7 @@ import { addMonths, calendarDay, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import type { Db } from "../db/client";
-import { certificates, facilities, trainings } from "../db/schema";
+import { certificates, facilities, helpRequests, questionnaires, questions, trainings } from "../db/schema";
 import { insertUser } from "../users/service";
 import { DEMO_PASSWORD } from "./seed";
 
@@ -69,6 +69,19 @@ const COLLEAGUES: { facility: string; name: string; surname: string; certs: Reco
   },
 ];
 
+/**
+ * Help requests of the colleagues, so /helprequests shows what staff meet in daily use: three
+ * learners of Haus Sonnenhof unsure about one question (orange), one about another, one in
+ * Haus Lindenhof. [colleague surname, training key, questionnaire key, question key, hours ago]
+ */
+const HELP_REQUESTS: [string, string, string, string, number][] = [
+  ["Öztürk", "haendehygiene", "1", "q1", 30],
+  ["Lefèvre", "haendehygiene", "1", "q1", 20],
+  ["Wiśniewski", "haendehygiene", "1", "q1", 3],
+  ["Papadopoulou", "brandschutz-grundlagen", "1", "q1", 50],
+  ["Kaya", "haendehygiene", "1", "q2", 6],
+];
+
 /** Adds the colleagues (demo mode, after the content import); their logins are not printed. */
 export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promise<void> {
   const hash = await hashPassword(DEMO_PASSWORD);
@@ -86,7 +99,15 @@ export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promi
   const today = calendarDay(now, zone);
   const facilityRows = await db.select({ id: facilities.id, name: facilities.name }).from(facilities);
   const facilityId = new Map(facilityRows.map((f) => [f.name, f.id]));
+  const questionRows = await db
+    .select({ id: questions.id, training: trainings.key, questionnaire: questionnaires.key, key: questions.key })
+    .from(questions)
+    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
+    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
+    .where(eq(questions.retired, false));
+  const questionId = new Map(questionRows.map((q) => [`${q.training}/${q.questionnaire}/${q.key}`, q.id]));
   await db.transaction(async (tx) => {
+    const colleagueIds = new Map<string, { id: number; facilityId: number | null }>();
     for (const [i, c] of COLLEAGUES.entries()) {
       const id = await insertUser(
         tx,
@@ -103,6 +124,7 @@ export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promi
         },
         hash,
       );
+      colleagueIds.set(c.surname, { id, facilityId: facilityId.get(c.facility) ?? null });
       for (const [key, days] of Object.entries(c.certs)) {
         const training = byKey.get(key);
         if (!training) continue;
@@ -118,6 +140,17 @@ export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promi
           verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
         });
       }
+    }
+    for (const [surname, training, questionnaire, key, hoursAgo] of HELP_REQUESTS) {
+      const who = colleagueIds.get(surname);
+      const question = questionId.get(`${training}/${questionnaire}/${key}`);
+      if (!who || !question) continue;
+      await tx.insert(helpRequests).values({
+        userId: who.id,
+        questionId: question,
+        facilityId: who.facilityId,
+        createdAt: new Date(now.getTime() - hoursAgo * 3_600_000),
+      });
     }
   });
 }

@@ -56,4 +56,17 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
       return sendMedia(db, request, reply, await findMedia(db, "icon", { name }));
     },
   );
+
+  // Tutorial screenshots: the staff version for staff only, like GET /Tutorial?Role=admin.
+  route(
+    app,
+    endpoints.staticAdminTutorial,
+    { onRequest: authenticate({ queryToken: true, admit: "tutorial.admin" }) },
+    async (request, reply) =>
+      sendMedia(db, request, reply, await findMedia(db, "admin-tutorial", { name: request.params.name })),
+  );
+
+  route(app, endpoints.staticEmployeeTutorial, { onRequest: guard }, async (request, reply) =>
+    sendMedia(db, request, reply, await findMedia(db, "employee-tutorial", { name: request.params.name })),
+  );
 }

@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 /** Served media is content, never a page: no script, no plugins, no framing. */
 export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; media-src 'self'; sandbox";
 
-export type MediaKind = "image" | "video" | "icon";
+export type MediaKind = "image" | "video" | "icon" | "admin-tutorial" | "employee-tutorial";
 
 export interface MediaMeta {
   id: number;

@@ -2,17 +2,56 @@ import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
 import { route } from "../http/route";
-import { createHelpRequest } from "./service";
+import {
+  createHelpRequest,
+  getHelpRequest,
+  handleHelpRequest,
+  listContentFixes,
+  listHelpRequests,
+  replyToHelpRequest,
+  setContentFix,
+} from "./service";
+import { getTutorial } from "./tutorial";
 
 export async function helpRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.deps.database;
+  const notify = () => ({ db, now: app.deps.now });
 
-  route(
-    app,
-    endpoints.helpRequestCreate,
-    {
-      onRequest: authenticate({ admit: "help.ask" }),
-    },
-    async (request) => ({ id: await createHelpRequest(db, actorOf(request), request.body.question_id) }),
+  route(app, endpoints.helpRequestCreate, { onRequest: authenticate({ admit: "help.ask" }) }, async (request) => ({
+    id: await createHelpRequest(db, actorOf(request), request.body.question_id),
+  }));
+
+  route(app, endpoints.helpList, { onRequest: authenticate({ admit: "help.read" }) }, (request) =>
+    listHelpRequests(db, actorOf(request), request.query.facility),
+  );
+
+  route(app, endpoints.contentFixList, { onRequest: authenticate({ admit: "help.flagContent" }) }, (request) =>
+    listContentFixes(db, actorOf(request)),
+  );
+
+  route(app, endpoints.helpGet, { onRequest: authenticate({ admit: "help.read" }) }, (request) =>
+    getHelpRequest(db, actorOf(request), request.params.id, request.query.facility),
+  );
+
+  route(app, endpoints.helpHandle, { onRequest: authenticate({ admit: "help.handle" }) }, async (request) => ({
+    handled: await handleHelpRequest(notify(), actorOf(request), request.params.id, request.query.facility),
+  }));
+
+  route(app, endpoints.helpReply, { onRequest: authenticate({ admit: "help.handle" }) }, async (request) => ({
+    handled: await replyToHelpRequest(
+      notify(),
+      actorOf(request),
+      request.params.id,
+      request.body.text,
+      request.query.facility,
+    ),
+  }));
+
+  route(app, endpoints.contentFixSet, { onRequest: authenticate({ admit: "help.flagContent" }) }, (request) =>
+    setContentFix(notify(), actorOf(request), request.params.id, request.body.needs_fix, request.body.note),
+  );
+
+  route(app, endpoints.tutorial, { onRequest: authenticate() }, (request) =>
+    getTutorial(db, actorOf(request), request.query.Role, request.query.lang),
   );
 }

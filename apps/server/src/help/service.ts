@@ -1,30 +1,431 @@
-import { ErrorCode } from "@carecampus/contract";
-import { and, eq } from "drizzle-orm";
-import type { Actor } from "../access/policy";
-import type { Db } from "../db/client";
-import { helpRequests, questionnaires, questions, topics, trainings } from "../db/schema";
+import {
+  type ContentFix,
+  ErrorCode,
+  type HelpRequestDetail,
+  type HelpRequestSummary,
+  helpBadgeColour,
+  NotificationMessageKey,
+  type OwnHelp,
+  truncate,
+} from "@carecampus/contract";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { type Actor, assertMay, decide, facilityScope, notFound } from "../access/policy";
+import type { Db, Tx } from "../db/client";
+import {
+  answers,
+  facilities,
+  helpReplies,
+  helpRequests,
+  preferences,
+  questionContentFlags,
+  questionnaires,
+  questions,
+  topics,
+  trainings,
+  users,
+} from "../db/schema";
+import type { NotifyDeps } from "../deps";
 import { AppError } from "../errors";
+import { enqueueMail, mailQueued } from "../mail/outbox";
+import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
+import { insertNotifications } from "../notifications/service";
 
-/** An employee asks for help with a question; staff of the facility see it in /helprequests. */
-export async function createHelpRequest(db: Db, actor: Actor, questionId: number): Promise<number> {
-  const [q] = await db
-    .select({ id: questions.id })
+const HELP_NOT_FOUND = () => notFound("help.read");
+
+const flagged = sql<boolean>`exists (select 1 from ${questionContentFlags} f where f."question_id" = ${questions.id})`;
+
+/** A question with where it stands in the content (topic › training › questionnaire), or undefined. */
+async function questionContext(db: Db | Tx, questionId: number) {
+  const [row] = await db
+    .select({
+      id: questions.id,
+      text: questions.text,
+      type: questions.type,
+      explanation: questions.explanation,
+      hint: questions.hint,
+      mediaId: questions.mediaId,
+      mediaKind: sql<string | null>`(select m."kind" from "media" m where m."id" = ${questions.mediaId})`,
+      retired: sql<boolean>`${questions.retired} or ${trainings.retired} or ${topics.retired}`,
+      icon: trainings.icon,
+      topicId: topics.id,
+      topic: topics.name,
+      trainingId: trainings.id,
+      training: trainings.name,
+      questionnaireId: questionnaires.id,
+      questionnaire: questionnaires.name,
+      needsFix: flagged,
+    })
     .from(questions)
     .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
     .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
     .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(
-      and(
-        eq(questions.id, questionId),
-        eq(questions.retired, false),
-        eq(trainings.retired, false),
-        eq(topics.retired, false),
-      ),
-    );
-  if (!q) throw new AppError(ErrorCode.questionNotFound, "Question not found");
+    .where(eq(questions.id, questionId));
+  return row;
+}
+
+/**
+ * An employee asks for help with a question; staff of the facility see it in /helprequests.
+ * One open request per learner and question (decision 19): asking again answers with it.
+ */
+export async function createHelpRequest(db: Db, actor: Actor, questionId: number): Promise<number> {
+  assertMay(actor, "help.ask");
+  const q = await questionContext(db, questionId);
+  if (!q || q.retired) throw new AppError(ErrorCode.questionNotFound, "Question not found");
   const [row] = await db
     .insert(helpRequests)
     .values({ userId: actor.id, questionId, facilityId: actor.facilityId })
+    .onConflictDoNothing({
+      target: [helpRequests.userId, helpRequests.questionId],
+      where: isNull(helpRequests.handledAt),
+    })
     .returning({ id: helpRequests.id });
-  return (row as { id: number }).id;
+  if (row) return row.id;
+  const [open] = await db
+    .select({ id: helpRequests.id })
+    .from(helpRequests)
+    .where(
+      and(eq(helpRequests.userId, actor.id), eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt)),
+    );
+  if (!open) throw new AppError(ErrorCode.conflict, "Please send the help request again");
+  return open.id;
+}
+
+/**
+ * The requests an actor may see, as one condition on help_requests: those of the actor's own
+ * facility, or of every facility (Super-Admin, superuser), narrowed to `facility` when given.
+ * A facility outside the actor's scope is answered like an unknown one (1003).
+ */
+async function requestScope(db: Db | Tx, actor: Actor, facility: number | undefined): Promise<SQL> {
+  if (facility !== undefined) {
+    const [known] = await db.select({ id: facilities.id }).from(facilities).where(eq(facilities.id, facility));
+    if (!known || decide(actor, "help.read", { facilityId: facility }) !== "allow") {
+      throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
+    }
+    return eq(helpRequests.facilityId, facility);
+  }
+  const scope = facilityScope(actor);
+  if (scope === "all") return sql`true`;
+  return scope === null ? sql`false` : eq(helpRequests.facilityId, scope);
+}
+
+/** GET /help: the open requests within scope, one entry per question, the most asked first. */
+export async function listHelpRequests(
+  db: Db,
+  actor: Actor,
+  facility: number | undefined,
+): Promise<HelpRequestSummary[]> {
+  assertMay(actor, "help.read");
+  const scope = await requestScope(db, actor, facility);
+  const rows = await db
+    .select({
+      questionId: questions.id,
+      text: questions.text,
+      count: sql<number>`count(*)::int`,
+      lastAskedAt: sql<Date>`max(${helpRequests.createdAt})`,
+      topic: topics.name,
+      training: trainings.name,
+      icon: trainings.icon,
+      needsFix: flagged,
+    })
+    .from(helpRequests)
+    .innerJoin(questions, eq(questions.id, helpRequests.questionId))
+    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
+    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .where(and(isNull(helpRequests.handledAt), scope))
+    .groupBy(questions.id, questions.text, topics.name, trainings.name, trainings.icon)
+    .orderBy(desc(sql`count(*)`), desc(sql`max(${helpRequests.createdAt})`), asc(questions.id));
+  return rows.map((r) => ({
+    question_id: r.questionId,
+    question_text: r.text,
+    count: Number(r.count),
+    color: helpBadgeColour(Number(r.count)),
+    topic: r.topic,
+    training: r.training,
+    icon: r.icon,
+    last_asked_at: new Date(r.lastAskedAt).toISOString(),
+    needs_fix: Boolean(r.needsFix),
+  }));
+}
+
+/**
+ * GET /help/{id}: the question as the learner saw it, with the answer key, who asked and the
+ * replies given so far. 1004 unless a request about it (open or handled) lies within scope.
+ */
+export async function getHelpRequest(
+  db: Db,
+  actor: Actor,
+  questionId: number,
+  facility: number | undefined,
+): Promise<HelpRequestDetail> {
+  assertMay(actor, "help.read");
+  const scope = await requestScope(db, actor, facility);
+  const [any] = await db
+    .select({ id: helpRequests.id })
+    .from(helpRequests)
+    .where(and(eq(helpRequests.questionId, questionId), scope))
+    .limit(1);
+  if (!any) throw HELP_NOT_FOUND();
+  const q = await questionContext(db, questionId);
+  if (!q) throw HELP_NOT_FOUND();
+  const answerRows = await db
+    .select({ id: answers.id, text: answers.text, correct: answers.correct })
+    .from(answers)
+    .where(and(eq(answers.questionId, questionId), eq(answers.retired, false)))
+    .orderBy(asc(answers.position));
+  const learners = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      surname: users.surname,
+      facility: facilities.name,
+      askedAt: helpRequests.createdAt,
+    })
+    .from(helpRequests)
+    .innerJoin(users, eq(users.id, helpRequests.userId))
+    .leftJoin(facilities, eq(facilities.id, helpRequests.facilityId))
+    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), scope))
+    .orderBy(asc(helpRequests.createdAt), asc(helpRequests.id));
+  const replies = await db
+    .select({
+      text: helpReplies.text,
+      by: helpReplies.authorName,
+      at: helpReplies.createdAt,
+      learners: sql<number>`count(*)::int`,
+    })
+    .from(helpReplies)
+    .innerJoin(helpRequests, eq(helpRequests.replyId, helpReplies.id))
+    .where(and(eq(helpReplies.questionId, questionId), scope))
+    .groupBy(helpReplies.id, helpReplies.text, helpReplies.authorName, helpReplies.createdAt)
+    .orderBy(desc(helpReplies.createdAt), desc(helpReplies.id));
+  const kind = q.mediaKind;
+  const media: HelpRequestDetail["media"] =
+    q.mediaId !== null && (kind === "image" || kind === "video") ? { type: kind, id: q.mediaId } : null;
+  return {
+    id: q.id,
+    question_id: q.id,
+    count: learners.length,
+    color: helpBadgeColour(learners.length),
+    question_text: q.text,
+    type: q.type === "multiple" ? "multiple" : "single",
+    icon: q.icon,
+    topic: { id: q.topicId, name: q.topic },
+    training: { id: q.trainingId, name: q.training },
+    questionnaire: { id: q.questionnaireId, name: q.questionnaire },
+    answers: answerRows.map((a) => ({ id: a.id, text: a.text, value: a.correct })),
+    explanation: q.explanation,
+    hint: q.hint,
+    media,
+    learners: learners.map((l) => ({
+      id: l.id,
+      name: l.name,
+      surname: l.surname,
+      facility: l.facility,
+      asked_at: l.askedAt.toISOString(),
+    })),
+    replies: replies.map((r) => ({
+      text: r.text,
+      by: r.by,
+      at: new Date(r.at).toISOString(),
+      learners: Number(r.learners),
+    })),
+    needs_fix: Boolean(q.needsFix),
+  };
+}
+
+/** The open requests about a question within scope, locked for the handler: 1004 when there are none. */
+async function claimOpen(tx: Tx, actor: Actor, questionId: number, facility: number | undefined) {
+  const scope = await requestScope(tx, actor, facility);
+  const rows = await tx
+    .select({ id: helpRequests.id, userId: helpRequests.userId })
+    .from(helpRequests)
+    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), scope))
+    .for("update");
+  if (rows.length === 0) throw HELP_NOT_FOUND();
+  return rows;
+}
+
+/**
+ * DELETE /help/{id}: marks the open requests about the question within scope handled. They
+ * are kept, with who handled them and when; the question leaves the open list.
+ */
+export async function handleHelpRequest(
+  deps: NotifyDeps,
+  actor: Actor,
+  questionId: number,
+  facility: number | undefined,
+): Promise<number> {
+  assertMay(actor, "help.handle");
+  return deps.db.transaction(async (tx) => {
+    const open = await claimOpen(tx, actor, questionId, facility);
+    await tx
+      .update(helpRequests)
+      .set({ handledAt: deps.now(), handledBy: actor.id })
+      .where(
+        inArray(
+          helpRequests.id,
+          open.map((r) => r.id),
+        ),
+      );
+    return open.length;
+  });
+}
+
+/**
+ * POST /help/{id}/reply: answers every learner with an open request about the question within
+ * scope — an in-app notification (and a mail in their language when they have an address) —
+ * and marks their requests handled with the reply. The learner sees it beside the question in
+ * the quiz's explanation view.
+ */
+export async function replyToHelpRequest(
+  deps: NotifyDeps,
+  actor: Actor,
+  questionId: number,
+  text: string,
+  facility: number | undefined,
+): Promise<number> {
+  assertMay(actor, "help.handle");
+  const now = deps.now();
+  const by = `${actor.name} ${actor.surname}`.trim();
+  const { handled, mails } = await deps.db.transaction(async (tx) => {
+    const open = await claimOpen(tx, actor, questionId, facility);
+    const context = await questionContext(tx, questionId);
+    if (!context) throw HELP_NOT_FOUND();
+    const [reply] = await tx
+      .insert(helpReplies)
+      .values({ questionId, authorId: actor.id, authorName: by, text, createdAt: now })
+      .returning({ id: helpReplies.id });
+    if (!reply) throw HELP_NOT_FOUND();
+    await tx
+      .update(helpRequests)
+      .set({ handledAt: now, handledBy: actor.id, replyId: reply.id })
+      .where(
+        inArray(
+          helpRequests.id,
+          open.map((r) => r.id),
+        ),
+      );
+    const learnerIds = [...new Set(open.map((r) => r.userId))];
+    const values = {
+      question: truncate(context.text, 120),
+      reply: text,
+      by,
+      training: context.training,
+      topicId: String(context.topicId),
+      trainingId: String(context.trainingId),
+      questionnaireId: String(context.questionnaireId),
+    };
+    await insertNotifications(
+      tx,
+      learnerIds.map((userId) => ({
+        userId,
+        type: "HELP_REQUEST_REPLY" as const,
+        message: { key: NotificationMessageKey.helpReply, values },
+        expiresAt: null,
+      })),
+    );
+    const readers = await tx
+      .select({ email: users.email, language: preferences.language })
+      .from(users)
+      .leftJoin(preferences, eq(preferences.userId, users.id))
+      .where(and(inArray(users.id, learnerIds), isNotNull(users.email)));
+    const queued = await enqueueMail(
+      tx,
+      readers.flatMap((r) => {
+        if (!r.email) return [];
+        const language = mailLanguage(r.language);
+        const texts = mailTexts(language).helpReply;
+        return [
+          {
+            to: [r.email],
+            subject: fill(texts.subject, values),
+            text: mailBody(language, [fill(texts.text, values), "", text]),
+          },
+        ];
+      }),
+      now,
+    );
+    return { handled: open.length, mails: queued };
+  });
+  if (mails > 0) mailQueued();
+  return handled;
+}
+
+/** PUT /help/{id}/content-fix: a Super-Admin lists the question for content work, or takes it off. */
+export async function setContentFix(
+  deps: NotifyDeps,
+  actor: Actor,
+  questionId: number,
+  needsFix: boolean,
+  note: string | undefined,
+): Promise<{ needs_fix: boolean }> {
+  assertMay(actor, "help.flagContent");
+  const [q] = await deps.db.select({ id: questions.id }).from(questions).where(eq(questions.id, questionId));
+  if (!q) throw new AppError(ErrorCode.questionNotFound, "Question not found");
+  if (!needsFix) {
+    await deps.db.delete(questionContentFlags).where(eq(questionContentFlags.questionId, questionId));
+    return { needs_fix: false };
+  }
+  const row = { flaggedBy: actor.id, flaggedByName: `${actor.name} ${actor.surname}`.trim(), flaggedAt: deps.now() };
+  await deps.db
+    .insert(questionContentFlags)
+    .values({ questionId, note: note || null, ...row })
+    .onConflictDoUpdate({ target: questionContentFlags.questionId, set: { ...row, note: note || null } });
+  return { needs_fix: true };
+}
+
+/** GET /help/content-fixes: the questions marked 'content needs fixing', newest first. */
+export async function listContentFixes(db: Db, actor: Actor): Promise<ContentFix[]> {
+  assertMay(actor, "help.flagContent");
+  const rows = await db
+    .select({
+      questionId: questions.id,
+      text: questions.text,
+      topic: topics.name,
+      training: trainings.name,
+      questionnaire: questionnaires.name,
+      note: questionContentFlags.note,
+      by: questionContentFlags.flaggedByName,
+      at: questionContentFlags.flaggedAt,
+      requests: sql<number>`(select count(*)::int from ${helpRequests} hr where hr."question_id" = ${questions.id})`,
+    })
+    .from(questionContentFlags)
+    .innerJoin(questions, eq(questions.id, questionContentFlags.questionId))
+    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
+    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .orderBy(desc(questionContentFlags.flaggedAt), asc(questions.id));
+  return rows.map((r) => ({
+    question_id: r.questionId,
+    question_text: r.text,
+    topic: r.topic,
+    training: r.training,
+    questionnaire: r.questionnaire,
+    note: r.note,
+    by: r.by,
+    at: r.at.toISOString(),
+    requests: Number(r.requests),
+  }));
+}
+
+/** The learner's own help request about a question, for the quiz's explanation view. */
+export async function ownHelp(db: Db | Tx, userId: number, questionId: number): Promise<OwnHelp> {
+  const rows = await db
+    .select({
+      handledAt: helpRequests.handledAt,
+      text: helpReplies.text,
+      by: helpReplies.authorName,
+      at: helpReplies.createdAt,
+    })
+    .from(helpRequests)
+    .leftJoin(helpReplies, eq(helpReplies.id, helpRequests.replyId))
+    .where(and(eq(helpRequests.userId, userId), eq(helpRequests.questionId, questionId)))
+    .orderBy(desc(helpRequests.createdAt), desc(helpRequests.id))
+    .limit(10);
+  return {
+    open: rows.some((r) => r.handledAt === null),
+    replies: rows.flatMap((r) =>
+      r.text !== null && r.at !== null ? [{ text: r.text, by: r.by ?? "", at: r.at.toISOString() }] : [],
+    ),
+  };
 }

@@ -14,6 +14,7 @@ import { issueCertificate } from "../certificates/service";
 import { type Db, runAll, type Tx } from "../db/client";
 import { answers, certificates, media, questions, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
+import { ownHelp } from "../help/service";
 import {
   loadSnapshot,
   type QuestionnaireState,
@@ -295,6 +296,7 @@ export async function submitAnswer(
   });
 
   const after = locate(await loadSnapshot(db, userId, now, zone), path);
+  const help = await ownHelp(db, userId, question.id);
   const practiceCount = practice
     ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id)).correct.size
     : undefined;
@@ -308,6 +310,7 @@ export async function submitAnswer(
         ? { type: question.mediaKind, id: question.mediaId }
         : null,
     topic: toTopic(after.topic, now, zone),
+    help,
     finished,
     count: practiceCount ?? after.questionnaire.count,
     total: after.questionnaire.total,

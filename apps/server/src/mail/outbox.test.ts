@@ -202,7 +202,7 @@ describe("the mail outbox", () => {
     expect(res.statusCode).toBe(200);
     const [mail] = await db.select().from(mailOutbox);
     expect(mail).toMatchObject({ recipients: ["chef@example.org"], status: "pending" });
-    expect(mail?.subject).toBe(`CareCampus : ${cast.users.employee.login} a oublié son mot de passe`);
+    expect(mail?.subject).toBe(`CareCampus\u00a0: ${cast.users.employee.login} a oublié son mot de passe`);
     expect(mail?.text).toContain("a oublié son mot de passe et en demande un nouveau");
     expect(mail?.text).toContain("Ce message a été envoyé automatiquement par CareCampus.");
   });

@@ -17,12 +17,13 @@ const queryClient = new QueryClient({
 
 /**
  * Mantine's dimmed text (gray 6 on white, 3.3:1) is below WCAG AA's 4.5:1; gray 7 reads at 8:1.
+ * In the dark scheme dark 2 on dark 7 reads at about 4.1:1; dark 1 at 8:1.
  * Hints, counts and dates in dimmed text are read by staff on small phones in bright rooms.
  */
 const readableDimmed: CSSVariablesResolver = () => ({
   variables: {},
   light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
-  dark: {},
+  dark: { "--mantine-color-dimmed": "var(--mantine-color-dark-1)" },
 });
 
 export function App() {

@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import logo from "../assets/logo.svg";
 import logoMark from "../assets/logo-mark.svg";
 import { PageLoader } from "../components/PageLoader";
+import { HelpRequestsIndicator } from "../features/help/HelpRequestsIndicator";
 import { NotificationBell } from "../features/notifications/NotificationBell";
 import { QmNotice } from "./QmNotice";
 import classes from "./Shell.module.css";
@@ -46,6 +47,7 @@ export function Shell() {
           <Group gap="xs" wrap="nowrap">
             <TopicProgressRing />
             <WikiSwitch />
+            <HelpRequestsIndicator />
             <NotificationBell />
             <UserMenu />
           </Group>

@@ -18,7 +18,13 @@ export function VersionLabel() {
   const date = data.date ? new Date(data.date) : null;
   return (
     <>
-      <Button variant="subtle" size="compact-xs" color="gray" onClick={open} aria-label={t("version.open")}>
+      <Button
+        variant="subtle"
+        size="compact-xs"
+        color="gray"
+        onClick={open}
+        aria-label={`${data.short_hash} – ${t("version.open")}`}
+      >
         {data.short_hash}
       </Button>
       <Modal opened={opened} onClose={close} title={t("version.title")} centered>

@@ -18,6 +18,9 @@ const QuizPage = lazy(() => import("../features/learning/QuizPage"));
 const UsersPage = lazy(() => import("../features/users/UsersPage"));
 const EditUserPage = lazy(() => import("../features/users/EditUserPage"));
 const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
+const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"));
+const HelpRequestPage = lazy(() => import("../features/help/HelpRequestPage"));
+const TutorialPage = lazy(() => import("../features/help/TutorialPage"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -59,9 +62,9 @@ export const router = createBrowserRouter([
           { path: "users", element: role("users", <UsersPage />) },
           { path: "progress", element: role("progress", <ProgressPage />) },
           { path: "calendar", element: role("calendar", <ComingPage feature="calendar" />) },
-          { path: "helprequests", element: role("helpRequests", <ComingPage feature="helpRequests" />) },
-          { path: "helprequests/:id", element: role("helpRequests", <ComingPage feature="helpRequests" />) },
-          { path: "help", element: role("help", <ComingPage feature="tutorial" />) },
+          { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
+          { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
+          { path: "help", element: role("help", <TutorialPage />) },
           { path: "wiki", element: role("wiki", <ComingPage feature="wiki" />) },
           { path: "wiki/:topic", element: role("wiki", <ComingPage feature="wiki" />) },
           { path: "wiki/:topic/:subtopic", element: role("wiki", <ComingPage feature="wiki" />) },

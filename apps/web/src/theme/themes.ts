@@ -33,15 +33,33 @@ interface ThemeDefinition {
   colorScheme: "light" | "dark";
 }
 
+/**
+ * Filled controls and links use shade 7 in light schemes (white on teal 7: 5.5:1; on Mantine's
+ * default shade 6 it is 3.7:1, below WCAG AA) and shade 8 in the dark one.
+ */
+const primaryShade = { light: 7, dark: 8 } as const;
+
 /** The visual themes; 'carely' is the default (spec §1). */
 export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
   carely: {
     colorScheme: "light",
-    theme: createTheme({ primaryColor: "carely", colors: { carely: teal }, fontFamily: font, defaultRadius: "md" }),
+    theme: createTheme({
+      primaryColor: "carely",
+      primaryShade,
+      colors: { carely: teal },
+      fontFamily: font,
+      defaultRadius: "md",
+    }),
   },
   dark: {
     colorScheme: "dark",
-    theme: createTheme({ primaryColor: "carely", colors: { carely: teal }, fontFamily: font, defaultRadius: "md" }),
+    theme: createTheme({
+      primaryColor: "carely",
+      primaryShade,
+      colors: { carely: teal },
+      fontFamily: font,
+      defaultRadius: "md",
+    }),
   },
   contrast: {
     colorScheme: "light",
@@ -57,6 +75,12 @@ export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
   },
   ocean: {
     colorScheme: "light",
-    theme: createTheme({ primaryColor: "ocean", colors: { ocean }, fontFamily: font, defaultRadius: "lg" }),
+    theme: createTheme({
+      primaryColor: "ocean",
+      primaryShade,
+      colors: { ocean },
+      fontFamily: font,
+      defaultRadius: "lg",
+    }),
   },
 };

@@ -119,6 +119,16 @@ export const Finished = z
   .meta({ id: "Finished" });
 export type Finished = z.infer<typeof Finished>;
 
+/** What a learner's explanation view shows of their own help request for a question. */
+export const OwnHelp = z
+  .object({
+    /** An open request of theirs is waiting. */
+    open: z.boolean(),
+    replies: z.array(z.object({ text: z.string(), by: z.string(), at: z.string() })),
+  })
+  .meta({ id: "OwnHelp" });
+export type OwnHelp = z.infer<typeof OwnHelp>;
+
 export const AnswerResult = z
   .object({
     answers_correct: z.array(z.number().int()),
@@ -130,6 +140,8 @@ export const AnswerResult = z
     finished: Finished.nullable(),
     count: z.number().int(),
     total: z.number().int(),
+    /** The learner's own help request about this question and the replies they got. */
+    help: OwnHelp,
   })
   .meta({ id: "AnswerResult" });
 export type AnswerResult = z.infer<typeof AnswerResult>;

@@ -22,36 +22,31 @@ import {
 import { IconCheck, IconHelpCircle, IconX } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
-import DOMPurify from "dompurify";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { authedHref, authedUrl, call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
+import { SafeHtml } from "../../components/SafeHtml";
 import { invalidateLearning } from "../../queries/learning";
 import { pickFeedback } from "./feedback";
 import classes from "./learning.module.css";
+import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
 import { useQuiz } from "./useQuiz";
 
-const ALLOWED_TAGS = ["p", "strong", "em", "b", "i", "u", "ul", "ol", "li", "br", "a", "code", "small", "sub", "sup"];
-
-function Explanation({ html }: { html: string }) {
-  // Stored sanitised on import, sanitised again here: defence in depth.
-  const clean = DOMPurify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR: ["href", "title", "rel", "target"] });
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above
-  return <div className={classes.explanation} dangerouslySetInnerHTML={{ __html: clean }} />;
-}
-
-function HelpButton({ questionId }: { questionId: number }) {
+/** Sends a help request after a confirmation; once one is open it says so instead (one per question). */
+function HelpButton({ questionId, asked }: { questionId: number; asked: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(asked);
   const send = async () => {
     setBusy(true);
     try {
       await call(endpoints.helpRequestCreate, { body: { question_id: questionId } });
       showSuccess(t("quiz.help.sent"));
+      setSent(true);
       setOpen(false);
     } catch {
       // toast shown by the client
@@ -59,6 +54,15 @@ function HelpButton({ questionId }: { questionId: number }) {
       setBusy(false);
     }
   };
+  if (sent) {
+    return (
+      <Badge variant="light" color="blue" size="lg" leftSection={<IconHelpCircle size={16} />} data-testid="help-asked">
+        <Text span size="xs" fw={600} style={{ whiteSpace: "normal" }}>
+          {t("quiz.help.asked")}
+        </Text>
+      </Badge>
+    );
+  }
   return (
     <>
       <Tooltip label={t("quiz.help.button")}>
@@ -250,7 +254,7 @@ export default function QuizPage() {
               {result.is_correct ? t("quiz.right") : t("quiz.wrong")}
             </Title>
           </Group>
-          <HelpButton questionId={asked.id} />
+          <HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />
         </Group>
         <Text fw={600} mb="sm">
           {asked.text}
@@ -301,7 +305,8 @@ export default function QuizPage() {
         <Title order={3} size="h5" mb={4}>
           {t("quiz.explanation")}
         </Title>
-        <Explanation html={result.explanation} />
+        <SafeHtml html={result.explanation} />
+        <OwnHelpNote help={result.help} />
         <Group justify="flex-end" mt="lg">
           <Button size="md" onClick={quiz.goOn} data-autofocus>
             {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}

@@ -44,6 +44,7 @@ function answer(right: boolean, finished: AnswerResult["finished"] = null): Answ
     finished,
     count: right ? 1 : 0,
     total: 3,
+    help: { open: false, replies: [] },
   };
 }
 

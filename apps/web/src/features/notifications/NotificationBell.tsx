@@ -1,6 +1,6 @@
 import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from "@carecampus/contract";
 import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
-import { IconBell, IconCertificate, IconKey, IconUsersGroup } from "@tabler/icons-react";
+import { IconBell, IconCertificate, IconKey, IconMessageCircle, IconUsersGroup } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -17,6 +17,7 @@ function NoticeIcon({ messageKey }: { messageKey: string }) {
   if (messageKey === NotificationMessageKey.certificateExpires) return <IconCertificate size={16} />;
   if (messageKey === NotificationMessageKey.certificatesExpireSummary) return <IconUsersGroup size={16} />;
   if (messageKey === NotificationMessageKey.passwordReset) return <IconKey size={16} />;
+  if (messageKey === NotificationMessageKey.helpReply) return <IconMessageCircle size={16} />;
   return <IconBell size={16} />;
 }
 
@@ -64,73 +65,74 @@ export function NotificationBell() {
   });
   const title = t("notifications.title", { count: data.length });
   return (
-    <Menu position="bottom-end" width={340} shadow="md" offset={6}>
-      <Menu.Target>
-        <Indicator
-          label={data.length}
-          size={18}
-          disabled={data.length === 0}
-          color="red"
-          offset={4}
-          data-testid="notification-count"
-        >
+    // The count sits outside the menu's target: the menu's ARIA attributes belong on the button.
+    <Indicator
+      label={data.length}
+      size={18}
+      disabled={data.length === 0}
+      color="red"
+      offset={4}
+      data-testid="notification-count"
+    >
+      <Menu position="bottom-end" width={340} shadow="md" offset={6}>
+        <Menu.Target>
           <ActionIcon variant="subtle" size="lg" aria-label={title} data-testid="notification-bell">
             <IconBell size={22} />
           </ActionIcon>
-        </Indicator>
-      </Menu.Target>
-      <Menu.Dropdown maw="calc(100vw - 16px)" p={4} data-testid="notification-list">
-        <Menu.Label>{title}</Menu.Label>
-        {data.length === 0 && (
-          <Text size="sm" c="dimmed" px="sm" py="xs">
-            {t("notifications.none")}
-          </Text>
-        )}
-        <ScrollArea.Autosize mah="min(420px, 70vh)" type="auto" offsetScrollbars="y">
-          {data.map((n) => {
-            const message = parseMessage(n.CustomMessage);
-            const text = noticeText(n, message, settings["time-zone"]);
-            const colour = noticeColour(n, settings["time-zone"]);
-            const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
-            const target = noticeTarget(message, user.roles);
-            return (
-              <Menu.Item
-                key={n.ID}
-                data-testid="notification"
-                data-colour={colour ?? "none"}
-                onClick={() => {
-                  markRead.mutate(n.ID);
-                  if (target) void navigate(target);
-                }}
-                leftSection={
-                  <ThemeIcon
-                    color={mantineColour}
-                    variant={colour === "yellow" ? "light" : "filled"}
-                    radius="xl"
-                    size={28}
-                    aria-hidden
-                  >
-                    <NoticeIcon messageKey={message.key} />
-                  </ThemeIcon>
-                }
-                style={{ borderLeft: `4px solid var(--mantine-color-${mantineColour}-6)`, alignItems: "flex-start" }}
-                py={8}
-              >
-                <Stack gap={2}>
-                  <Text size="sm" lh={1.35}>
-                    {t(text.key, text.values)}
-                  </Text>
-                  {colour && (
-                    <Text size="xs" c="dimmed">
-                      {t(`expiry.${colour}`)}
+        </Menu.Target>
+        <Menu.Dropdown maw="calc(100vw - 16px)" p={4} data-testid="notification-list">
+          <Menu.Label>{title}</Menu.Label>
+          {data.length === 0 && (
+            <Text size="sm" c="dimmed" px="sm" py="xs">
+              {t("notifications.none")}
+            </Text>
+          )}
+          <ScrollArea.Autosize mah="min(420px, 70vh)" type="auto" offsetScrollbars="y">
+            {data.map((n) => {
+              const message = parseMessage(n.CustomMessage);
+              const text = noticeText(n, message, settings["time-zone"]);
+              const colour = noticeColour(n, settings["time-zone"]);
+              const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
+              const target = noticeTarget(message, user.roles);
+              return (
+                <Menu.Item
+                  key={n.ID}
+                  data-testid="notification"
+                  data-colour={colour ?? "none"}
+                  onClick={() => {
+                    markRead.mutate(n.ID);
+                    if (target) void navigate(target);
+                  }}
+                  leftSection={
+                    <ThemeIcon
+                      color={mantineColour}
+                      variant={colour === "yellow" ? "light" : "filled"}
+                      radius="xl"
+                      size={28}
+                      aria-hidden
+                    >
+                      <NoticeIcon messageKey={message.key} />
+                    </ThemeIcon>
+                  }
+                  style={{ borderLeft: `4px solid var(--mantine-color-${mantineColour}-6)`, alignItems: "flex-start" }}
+                  py={8}
+                >
+                  <Stack gap={2}>
+                    <Text size="sm" lh={1.35}>
+                      {t(text.key, text.values)}
                     </Text>
-                  )}
-                </Stack>
-              </Menu.Item>
-            );
-          })}
-        </ScrollArea.Autosize>
-      </Menu.Dropdown>
-    </Menu>
+                    {colour && (
+                      <Text size="xs" c="dimmed">
+                        {t(`expiry.${colour}`)}
+                      </Text>
+                    )}
+                  </Stack>
+                </Menu.Item>
+              );
+            })}
+          </ScrollArea.Autosize>
+        </Menu.Dropdown>
+      </Menu>
+    </Indicator>
   );
 }

@@ -57,10 +57,11 @@ export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMe
   return { key: expired ? NotificationDisplayKey.certificatesExpiredSummary : key, values: shown };
 }
 
-/** Where a click leads: the employee to the training, staff to the progress overview. */
+/** Where a click leads: the employee to the training (expiry, help reply), staff to the progress overview. */
 export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): string | null {
   const { key, values } = message;
-  if (key === CERTIFICATE_KEY && values.topicId && values.trainingId && mayOpenRoute(roles, "topic")) {
+  const toTraining = key === CERTIFICATE_KEY || key === NotificationMessageKey.helpReply;
+  if (toTraining && values.topicId && values.trainingId && mayOpenRoute(roles, "topic")) {
     return `/topic/${encodeURIComponent(values.topicId)}/training/${encodeURIComponent(values.trainingId)}`;
   }
   if (key === SUMMARY_KEY && mayOpenRoute(roles, "progress")) return "/progress";

@@ -1,0 +1,13 @@
+import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
+import DOMPurify from "dompurify";
+import classes from "./SafeHtml.module.css";
+
+/**
+ * HTML from the server, sanitised once more in the browser (defence in depth: the server
+ * stores it sanitised already). Links keep only href, title, rel and target.
+ */
+export function SafeHtml({ html, tags = EXPLANATION_TAGS }: { html: string; tags?: readonly string[] }) {
+  const clean = DOMPurify.sanitize(html, { ALLOWED_TAGS: [...tags], ALLOWED_ATTR: [...LINK_ATTRIBUTES] });
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above
+  return <div className={classes.html} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
