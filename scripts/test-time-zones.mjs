@@ -16,6 +16,9 @@ const FILES = [
   "apps/server/src/overview/overview.test.ts",
   "apps/server/src/overview/xlsx.test.ts",
   "apps/server/src/jobs/runner.test.ts",
+  "apps/server/src/calendar/events.test.ts",
+  "apps/server/src/calendar/ics.test.ts",
+  "apps/server/src/calendar/reminders.test.ts",
 ];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-tz-"));

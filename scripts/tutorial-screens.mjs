@@ -158,6 +158,25 @@ const SCREENS = [
   },
   {
     audience: "admin",
+    screen: "calendar",
+    who: "supervisor",
+    path: async () => "/calendar",
+    async act(page, lang) {
+      await page
+        .getByRole("button", { name: label(lang, "calendar.new") })
+        .first()
+        .click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("combobox", { name: label(lang, "calendar.topic") }).click();
+      await page.getByRole("option", { name: "Erste Hilfe und Notfall", exact: true }).click();
+      await dialog.getByRole("combobox", { name: label(lang, "calendar.training") }).click();
+      await page.getByRole("option", { name: "Reanimationstraining (Präsenzkurs)", exact: true }).click();
+      await dialog.getByTestId("invitee").first().waitFor();
+      await dialog.getByTestId("invitees").scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    audience: "admin",
     screen: "helprequests",
     who: "supervisor",
     path: async (base, token) => `/helprequests/${(await api(base, token, "GET", "/help"))[0].question_id}`,

@@ -179,14 +179,27 @@ const NAMES: Record<Role, string> = {
   employee: "Emma",
 };
 
-/** Sets a user's interface language through the API (tests of the other languages). */
-export async function setLanguage(request: APIRequestContext, who: TestUser, language: string): Promise<void> {
+/** The four visual themes (spec §1): every screen is checked in each. */
+export const THEMES = ["carely", "dark", "contrast", "ocean"] as const;
+
+/** Sets one of a user's preferences (language, theme, avatar) through the API. */
+export async function setPreference(
+  request: APIRequestContext,
+  who: TestUser,
+  property: "language" | "theme" | "avatar",
+  value: string,
+): Promise<void> {
   const { token, user } = await loginWith(request, who);
   const res = await request.patch(`/api/preferences/${user.id}`, {
-    data: { property: "language", value: language },
+    data: { property, value },
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Sets a user's interface language through the API (tests of the other languages). */
+export function setLanguage(request: APIRequestContext, who: TestUser, language: string): Promise<void> {
+  return setPreference(request, who, "language", language);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from "fastify-type-provider-zod";
 import { assignmentRoutes } from "./assignments/routes";
 import { authRoutes } from "./auth/routes";
+import { calendarRoutes } from "./calendar/routes";
 import { certificateRoutes } from "./certificates/routes";
 import { contentRoutes } from "./content/routes";
 import type { AppDeps } from "./deps";
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(assignmentRoutes);
       await api.register(additionalQualificationRoutes);
       await api.register(overviewRoutes);
+      await api.register(calendarRoutes);
     },
     { prefix: "/api" },
   );

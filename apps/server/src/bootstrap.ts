@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import { loadPackage } from "./content/package";
 import { currentContentVersion, importPackage } from "./content/service";
 import { openDatabase } from "./db/client";
+import { seedDemoCalendar } from "./demo/calendar";
 import { seedDemoColleagues } from "./demo/colleagues";
 import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
 import { createMailer } from "./mail/mailer";
@@ -36,8 +37,9 @@ export async function createDeps(
     if (seed.created === "demo") {
       seed.lines.push(...(await seedDemoCertificates(database.db, new Date(), config.timeZone)));
       await seedDemoColleagues(database.db, new Date(), config.timeZone);
+      await seedDemoCalendar(database.db, new Date(), config.timeZone);
       seed.lines.push(
-        "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests.",
+        "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests; training dates in the calendar.",
       );
     }
     const now = () => new Date();

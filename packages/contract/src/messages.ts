@@ -14,6 +14,11 @@ export const NotificationMessageKey = {
   certificatesExpireSummary: "notifications.certificatesExpireSummary",
   /** values: question (cut to 120), reply, by, training, topicId, trainingId, questionnaireId */
   helpReply: "notifications.helpReply",
+  /**
+   * values: stage ("tomorrow" | "today"), label, training, facility, start (ISO instant or
+   * YYYY-MM-DD), allDay ("true" | "false"), location, eventId, topicId, trainingId
+   */
+  calendarReminder: "notifications.calendarReminder",
 } as const;
 export type NotificationMessageKey = (typeof NotificationMessageKey)[keyof typeof NotificationMessageKey];
 
@@ -22,11 +27,15 @@ export const NotificationDisplayKey = {
   certificateExpired: "notifications.certificateExpired",
   certificatesExpiredSummary: "notifications.certificatesExpiredSummary",
   plain: "notifications.plain",
+  /** CALENDAR_EVENT_REMINDER by stage and kind: the stored key reads "tomorrow, at a time". */
+  calendarReminderToday: "notifications.calendarReminderToday",
+  calendarReminderAllDay: "notifications.calendarReminderAllDay",
+  calendarReminderTodayAllDay: "notifications.calendarReminderTodayAllDay",
 } as const;
 
 /** Notification types (spec §3, ARCHITECTURE decision 7) with the message keys each is stored with. */
 export const notificationCatalogue = {
-  CALENDAR_EVENT_REMINDER: [] as readonly NotificationMessageKey[],
+  CALENDAR_EVENT_REMINDER: [NotificationMessageKey.calendarReminder],
   CERTIFICATE_EXPIRES: [NotificationMessageKey.certificateExpires, NotificationMessageKey.certificatesExpireSummary],
   PASSWORD_RESET_REQUEST: [NotificationMessageKey.passwordReset],
   /** A reply of staff to the learner's help request (issue 'Help requests answered'). */

@@ -66,6 +66,8 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["help.read",                 A, A,       A, A,       A, N,       A, N,       F, F],
   ["help.handle",               A, A,       A, A,       A, N,       A, N,       F, F],
   ["help.flagContent",          A, A,       A, A,       F, F,       F, F,       F, F],
+  ["calendar.read",             A, A,       A, A,       A, N,       A, N,       F, F],
+  ["calendar.plan",             A, A,       A, A,       A, N,       A, N,       F, F],
   ["tutorial.admin",            A, A,       A, A,       A, A,       A, A,       F, F],
 ];
 
@@ -250,6 +252,11 @@ describe("routes ask the access module (API)", () => {
     ["administrator", "POST", "/api/auth/admin/facilities", 403, ErrorCode.forbidden, { name: "Haus Neu" }],
     ["administrator", "POST", "/api/auth/admin/users?dryRun=true", 403, ErrorCode.forbidden, [IMPORT_ROW]],
     ["employee", "POST", "/api/auth/admin/users?dryRun=true", 403, ErrorCode.notAllowedToSeeEmployees, [IMPORT_ROW]],
+    // calendar.read / calendar.plan: staff only; another facility's calendar is an unknown facility.
+    ["employee", "GET", "/api/calendar/events?start=2027-03-01&end=2027-04-01", 403, ErrorCode.forbidden],
+    ["employee", "GET", "/api/calendar/mine", 200, null],
+    ["supervisor", "GET", "/api/calendar/events?start=2027-03-01&end=2027-04-01", 200, null],
+    ["contentmanager", "GET", "/api/calendar/events?start=2027-03-01&end=2027-04-01", 200, null],
   ];
 
   it.each(API)("%s %s %s → %s", async (who, method, url, status, code, payload) => {

@@ -66,6 +66,7 @@ const USER_NOT_FOUND: Failure = { code: ErrorCode.userNotFound, message: "User n
 const NOT_HELP_STAFF: Failure = { code: ErrorCode.forbidden, message: "Your role may not see help requests" };
 const HELP_NOT_FOUND: Failure = { code: ErrorCode.helpRequestNotFound, message: "Help request not found" };
 const FACILITY_NOT_FOUND: Failure = { code: ErrorCode.facilityNotFound, message: "Facility not found" };
+const NOT_PLANNER: Failure = { code: ErrorCode.forbidden, message: "The training calendar is for staff" };
 
 /**
  * Every permission rule of spec §6 in one table (ARCHITECTURE decision 17). Invisible and
@@ -205,6 +206,29 @@ export const POLICIES = {
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin marks content for fixing" },
   },
+  /**
+   * The training calendar (spec §6: administrator, supervisor, Super-Admin): an event, seen
+   * with its invitees; another facility's event is answered like a missing one. Learners see
+   * their own events through their invitation, not through this rule.
+   */
+  "calendar.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_PLANNER,
+    scope: true,
+    notFound: { code: ErrorCode.notFound, message: "Event not found" },
+  },
+  /**
+   * A facility's calendar: listing it, proposing invitees, scheduling, changing, deleting its
+   * events and recording attendance. Another facility is an unknown one (1003).
+   */
+  "calendar.plan": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_PLANNER,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
   /** The staff version of the tutorial (spec §6 'Help tutorial'). */
   "tutorial.admin": {
     roles: STAFF_ROLES,
@@ -237,7 +261,7 @@ export function ungrantable(actor: Pick<Actor, "roles">, roles: readonly Role[])
  * The decision for one action. Without a target only the role is checked: the admission of a
  * route or a service before it loads what the action is done to.
  */
-export function decide(actor: Actor, action: Action, target?: Target): Outcome {
+export function decide(actor: Pick<Actor, "id" | "roles" | "facilityId">, action: Action, target?: Target): Outcome {
   const policy: Policy = POLICIES[action];
   const self = target?.id !== undefined && target.id === actor.id;
   if (self && policy.self === "allow") return "allow";

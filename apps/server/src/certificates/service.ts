@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { addMonths, type UserProgress } from "@carecampus/contract";
-import { eq } from "drizzle-orm";
+import { addMonths, startOfDayAfter, type UserProgress } from "@carecampus/contract";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
 import type { Db, Tx } from "../db/client";
@@ -44,6 +44,52 @@ export async function issueCertificate(
     })
     .returning({ id: certificates.id });
   return (row as { id: number }).id;
+}
+
+/** A passive training's certificate as the marks answer with it. */
+export interface PassiveCertificate {
+  id: number;
+  acquiredAt: Date;
+  expiresAt: Date;
+  /** False when a certificate of that day was given back instead. */
+  issued: boolean;
+}
+
+/**
+ * A passive (in-person) training passed on `at` (decision 5): a certificate with the training's
+ * validity from that moment, marked by `markedBy`. One of the same training acquired on the
+ * same calendar day is given back instead: a double click, or the overview's mark and the
+ * event's attendance for one session, are no renewal. Runs inside the caller's transaction.
+ */
+export async function certifyPassive(
+  tx: Tx,
+  userId: number,
+  training: Omit<CertifiedTraining, "newest">,
+  at: Date,
+  zone: string,
+  markedBy: number,
+): Promise<PassiveCertificate> {
+  // Serialises marks of the same user: two clicks at once still give one certificate.
+  await tx.execute(sql`select pg_advisory_xact_lock(42004, ${userId})`);
+  const dayStart = startOfDayAfter(at, 0, zone);
+  const columns = { id: certificates.id, acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt };
+  const [sameDay] = await tx
+    .select(columns)
+    .from(certificates)
+    .where(
+      and(
+        eq(certificates.userId, userId),
+        eq(certificates.trainingId, training.id),
+        gte(certificates.acquiredAt, dayStart),
+        lt(certificates.acquiredAt, startOfDayAfter(at, 1, zone)),
+      ),
+    )
+    .orderBy(desc(certificates.acquiredAt), desc(certificates.id))
+    .limit(1);
+  if (sameDay) return { ...sameDay, issued: false };
+  const id = await issueCertificate(tx, userId, { ...training, newest: null }, at, zone, markedBy);
+  const [issued] = await tx.select(columns).from(certificates).where(eq(certificates.id, id));
+  return { ...(issued as Omit<PassiveCertificate, "issued">), issued: true };
 }
 
 /**

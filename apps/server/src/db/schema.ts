@@ -21,6 +21,13 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
 
+/** A file attached to a queued mail; text content only (iCalendar), kept as it is sent. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 export const facilities = pgTable(
@@ -503,8 +510,102 @@ export const mailOutbox = pgTable(
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     lastError: text("last_error"),
+    /** Files sent with the mail (e.g. an event's .ics): [{filename, contentType, content}]. */
+    attachments: jsonb("attachments").$type<MailAttachment[]>(),
     createdAt: createdAt(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
   (t) => [index("mail_outbox_due_idx").on(t.status, t.nextAttemptAt)],
 );
+
+/* ---------- training calendar (issue 'Training calendar') ---------- */
+
+/**
+ * A scheduled in-person training of one facility. All-day events are stored from midnight to
+ * midnight in TIME_ZONE, End exclusive (as in iCalendar), so every query compares instants.
+ * `sequence` counts changes: calendar apps replace an event only when it grows (RFC 5545).
+ */
+export const calendarEvents = pgTable(
+  "calendar_events",
+  {
+    id: serial("id").primaryKey(),
+    facilityId: integer("facility_id")
+      .notNull()
+      .references(() => facilities.id, { onDelete: "cascade" }),
+    topicId: integer("topic_id")
+      .notNull()
+      .references(() => topics.id),
+    trainingId: integer("training_id")
+      .notNull()
+      .references(() => trainings.id),
+    label: text("label").notNull(),
+    location: text("location"),
+    color: text("color").notNull(),
+    allDay: boolean("all_day").notNull(),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    organiserId: integer("organiser_id").references(() => users.id, { onDelete: "set null" }),
+    sequence: integer("sequence").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("calendar_events_facility_start_idx").on(t.facilityId, t.startsAt),
+    // The reminder job reads every facility's events of the next two days.
+    index("calendar_events_start_idx").on(t.startsAt),
+  ],
+);
+
+/** The event and the person a calendar row is about; the row goes with either. */
+const eventAndUser = () => ({
+  eventId: integer("event_id")
+    .notNull()
+    .references(() => calendarEvents.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+});
+
+/**
+ * Who is invited, and after the event whether they attended (null until recorded). For a
+ * passive training the certificate issued through this attendance is kept, so it is issued once.
+ */
+export const calendarInvitees = pgTable(
+  "calendar_invitees",
+  {
+    ...eventAndUser(),
+    attended: boolean("attended"),
+    certificateId: integer("certificate_id").references(() => certificates.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    primaryKey({ name: "calendar_invitees_pk", columns: [t.eventId, t.userId] }),
+    // An employee's own events (/calendar/mine, the feed).
+    index("calendar_invitees_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The reminders sent per event, recipient and stage ('tomorrow', 'today'), written in the
+ * notifications' transaction: a second run (or a second server) sends nothing twice.
+ */
+export const calendarReminders = pgTable(
+  "calendar_reminders",
+  {
+    ...eventAndUser(),
+    stage: text("stage").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: "calendar_reminders_pk", columns: [t.eventId, t.userId, t.stage] })],
+);
+
+/**
+ * A user's personal iCalendar subscription: only a SHA-256 hash of its secret is kept, so a
+ * copy of the database opens no one's calendar. A new secret replaces the row.
+ */
+export const calendarFeeds = pgTable("calendar_feeds", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretHash: text("secret_hash").notNull().unique(),
+  createdAt: createdAt(),
+});

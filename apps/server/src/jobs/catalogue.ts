@@ -1,3 +1,4 @@
+import { runCalendarReminders } from "../calendar/reminders";
 import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
@@ -10,11 +11,13 @@ import { runExpiryJob } from "../notifications/expiry-job";
 export const JOB_LOCKS = {
   certificateExpiry: 42005,
   mailSender: 42006,
+  calendarReminders: 42007,
 } as const;
 
 export const JOB_NAMES = {
   certificateExpiry: "certificate-expiry",
   mailSender: "mail-sender",
+  calendarReminders: "calendar-reminders",
 } as const;
 
 export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
@@ -46,6 +49,18 @@ export const JOBS: readonly Job[] = [
       const r = result as Awaited<ReturnType<typeof runExpiryJob>>;
       if (r.notices > 0 || r.summaries > 0)
         log.info({ job: JOB_NAMES.certificateExpiry, ...r }, "certificate-expiry job: notifications sent");
+    },
+  },
+  {
+    name: JOB_NAMES.calendarReminders,
+    // Hourly in TIME_ZONE: the day-before and morning reminders go out from REMINDER_HOUR on,
+    // and an event planned for later the same day is still announced within the hour.
+    pattern: "0 * * * *",
+    lock: JOB_LOCKS.calendarReminders,
+    run: (deps, now) => runCalendarReminders(deps, now),
+    report(result, log) {
+      const r = result as Awaited<ReturnType<typeof runCalendarReminders>>;
+      if (r.reminders > 0) log.info({ job: JOB_NAMES.calendarReminders, ...r }, "calendar reminders sent");
     },
   },
   {

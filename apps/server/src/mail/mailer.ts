@@ -1,4 +1,5 @@
 import type { Transporter } from "nodemailer";
+import type { MailAttachment } from "../db/schema";
 
 /** The SMTP transport behind the outbox; only the sender job (mail/outbox.ts) uses it. */
 export interface Mailer {
@@ -8,7 +9,7 @@ export interface Mailer {
    * Hands one mail to the SMTP server. Resolves when the server accepted it for every
    * recipient, rejects with the server's (or the connection's) error otherwise.
    */
-  deliver(to: string[], subject: string, text: string): Promise<void>;
+  deliver(to: string[], subject: string, text: string, attachments?: readonly MailAttachment[]): Promise<void>;
 }
 
 /** Timeouts well inside the sender's claim on a mail (nodemailer waits up to 10 minutes). */
@@ -27,12 +28,23 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: (er
   let transport: Promise<Transporter> | undefined;
   return {
     configured: true,
-    async deliver(to, subject, text) {
+    async deliver(to, subject, text, attachments = []) {
       try {
         transport ??= import("nodemailer").then(({ default: nodemailer }) =>
           nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }),
         );
-        const info = await (await transport).sendMail({ from, to, subject, text });
+        const info = await (await transport).sendMail({
+          from,
+          to,
+          subject,
+          text,
+          // Only the fields we stored: nodemailer would also read paths and URLs from an attachment.
+          attachments: attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.content,
+          })),
+        });
         const rejected = info.rejected ?? [];
         if (rejected.length > 0) throw new Error(`rejected by the SMTP server: ${rejected.join(", ")}`);
       } catch (err) {

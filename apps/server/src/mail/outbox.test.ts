@@ -18,6 +18,8 @@ class FlakySmtp {
   rejectFirst = 0;
   accepted: { to: string[]; subject: string }[] = [];
   rejected = new Map<string, number>();
+  /** The raw message of each accepted subject, as it arrived. */
+  raw = new Map<string, string>();
 
   constructor() {
     this.server = new SMTPServer({
@@ -39,6 +41,7 @@ class FlakySmtp {
             return;
           }
           this.accepted.push({ to: session.envelope.rcptTo.map((r) => r.address), subject });
+          this.raw.set(subject, raw);
           callback();
         });
       },
@@ -80,6 +83,7 @@ afterAll(async () => {
 beforeEach(async () => {
   smtp.accepted = [];
   smtp.rejected.clear();
+  smtp.raw.clear();
   smtp.rejectFirst = 0;
   await ctx.deps.database.db.delete(mailOutbox);
 });
@@ -178,6 +182,43 @@ describe("the mail outbox", () => {
     expect(await sendDueMails(ctx.deps, at(now, 15))).toMatchObject({ sent: 1 });
     expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 2 });
     expect(smtp.accepted).toHaveLength(1);
+  });
+
+  it("sends a mail's attachment as a MIME part with its name and type", async () => {
+    const now = new Date("2031-05-04T08:00:00Z");
+    const ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nSUMMARY:Übung\r\nEND:VCALENDAR\r\n";
+    await enqueueMail(
+      ctx.deps.database.db,
+      [
+        {
+          to: ["someone@example.org"],
+          subject: "with file",
+          text: "Hallo",
+          attachments: [{ filename: "event-7.ics", contentType: "text/calendar; charset=utf-8", content: ics }],
+        },
+      ],
+      now,
+    );
+    const [row] = await ctx.deps.database.db.select().from(mailOutbox).where(eq(mailOutbox.subject, "with file"));
+    expect(row?.attachments).toEqual([
+      { filename: "event-7.ics", contentType: "text/calendar; charset=utf-8", content: ics },
+    ]);
+    expect(await sendDueMails(ctx.deps, now)).toMatchObject({ sent: 1 });
+    const raw = smtp.raw.get("with file") ?? "";
+    expect(raw).toMatch(/^Content-Type: multipart\/mixed/im);
+    const part = raw.split(/\r?\n--/).find((p) => /Content-Type: text\/calendar/i.test(p)) ?? "";
+    expect(part).toMatch(/filename=("?)event-7\.ics\1/);
+    expect(part).toMatch(/Content-Transfer-Encoding: base64/i);
+    const body = part
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join("")
+      .replace(/\s/g, "");
+    expect(Buffer.from(body, "base64").toString("utf8")).toBe(ics);
+    // A mail without attachments stays a plain text mail.
+    await queue("no file");
+    await sendDueMails(ctx.deps, now);
+    expect(smtp.raw.get("no file")).toMatch(/^Content-Type: text\/plain/im);
   });
 
   it("marks mails skipped when no SMTP server is configured", async () => {

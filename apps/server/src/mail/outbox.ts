@@ -1,13 +1,17 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { type MailAttachment, mailOutbox } from "../db/schema";
 import type { Mailer } from "./mailer";
+
+export type { MailAttachment };
 
 /** A mail to queue: usually one recipient, so each gets it in their own language. */
 export interface OutgoingMail {
   to: string[];
   subject: string;
   text: string;
+  /** Files sent with it, e.g. an event's .ics (text, stored in the outbox row). */
+  attachments?: MailAttachment[];
 }
 
 /** Attempts before a mail is given up (status failed, logged, never retried). */
@@ -32,13 +36,15 @@ const queuedListeners = new Set<() => void>();
 export async function enqueueMail(tx: Db | Tx, mails: OutgoingMail[], now: Date): Promise<number> {
   const rows = mails.filter((m) => m.to.length > 0);
   for (let i = 0; i < rows.length; i += 1_000) {
-    await tx
-      .insert(mailOutbox)
-      .values(
-        rows
-          .slice(i, i + 1_000)
-          .map((m) => ({ recipients: m.to, subject: m.subject, text: m.text, nextAttemptAt: now })),
-      );
+    await tx.insert(mailOutbox).values(
+      rows.slice(i, i + 1_000).map((m) => ({
+        recipients: m.to,
+        subject: m.subject,
+        text: m.text,
+        attachments: m.attachments?.length ? m.attachments : null,
+        nextAttemptAt: now,
+      })),
+    );
   }
   return rows.length;
 }
@@ -76,13 +82,14 @@ export interface SendResult {
 
 const backoff = (attempt: number) => MAIL_RETRY_BASE_MS * 2 ** (attempt - 1);
 
-interface Claimed {
+type Claimed = {
   id: number;
   recipients: string[];
   subject: string;
   text: string;
+  attachments: MailAttachment[] | null;
   attempts: number;
-}
+};
 
 /**
  * Claims due mails atomically: the row locks of FOR UPDATE SKIP LOCKED keep two senders (two
@@ -91,13 +98,7 @@ interface Claimed {
  */
 async function claim(db: Db, now: Date, claimMs: number): Promise<Claimed[]> {
   const until = new Date(now.getTime() + claimMs);
-  const result = await db.execute<{
-    id: number;
-    recipients: string[];
-    subject: string;
-    text: string;
-    attempts: number;
-  }>(sql`
+  const result = await db.execute<Claimed>(sql`
     update ${mailOutbox}
     set status = 'sending', attempts = ${mailOutbox.attempts} + 1, next_attempt_at = ${until.toISOString()}
     where ${mailOutbox.id} in (
@@ -107,7 +108,7 @@ async function claim(db: Db, now: Date, claimMs: number): Promise<Claimed[]> {
       limit ${CLAIM_BATCH}
       for update skip locked
     )
-    returning id, recipients, subject, text, attempts`);
+    returning id, recipients, subject, text, attachments, attempts`);
   return result.rows.map((r) => ({ ...r, id: Number(r.id), attempts: Number(r.attempts) }));
 }
 
@@ -141,7 +142,7 @@ export async function sendDueMails(
     for (const mail of batch) {
       const mine = and(eq(mailOutbox.id, mail.id), eq(mailOutbox.status, "sending"));
       try {
-        await deps.mailer.deliver(mail.recipients, mail.subject, mail.text);
+        await deps.mailer.deliver(mail.recipients, mail.subject, mail.text, mail.attachments ?? []);
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         result.errors.push({ id: mail.id, attempt: mail.attempts, error });

@@ -1,5 +1,4 @@
 import {
-  daysUntil,
   ErrorCode,
   expiryColour,
   expiryColourer,
@@ -7,13 +6,13 @@ import {
   type OverviewCell,
   type TopicOverview,
 } from "@carecampus/contract";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
 import { isAssigned } from "../assignments/service";
-import { issueCertificate } from "../certificates/service";
+import { certifyPassive } from "../certificates/service";
 import type { Db, Tx } from "../db/client";
-import { certificates, facilities, preferences, topics, trainings, userRoles } from "../db/schema";
+import { facilities, preferences, topics, trainings, userRoles } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 import { type Learners, loadLearners, loadTopicGrid, NOT_ASSIGNED, type OverviewGrid } from "./grid";
@@ -136,28 +135,13 @@ export async function markPassiveTraining(
       .from(userRoles)
       .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "employee")));
     if (!learner) throw new AppError(ErrorCode.validation, "Only employees take trainings");
-    // Serialises marks of the same user: two clicks at once still give one certificate.
-    await tx.execute(sql`select pg_advisory_xact_lock(42004, ${userId})`);
-    const [newest] = await tx
-      .select({ acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt })
-      .from(certificates)
-      .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, trainingId)))
-      .orderBy(desc(certificates.acquiredAt), desc(certificates.id))
-      .limit(1);
-    const cell = (acquiredAt: Date, expiresAt: Date): OverviewCell => ({
+    const { acquiredAt, expiresAt } = await certifyPassive(tx, userId, training, now, zone, actor.id);
+    return {
       training_id: trainingId,
       acquired_at: acquiredAt.toISOString(),
       expires_at: expiresAt.toISOString(),
       colour: expiryColour(expiresAt, now, zone),
-    });
-    if (newest && daysUntil(newest.acquiredAt, now, zone) === 0) return cell(newest.acquiredAt, newest.expiresAt);
-    const id = await issueCertificate(tx, userId, { ...training, newest: null }, now, zone, actor.id);
-    const [issued] = await tx
-      .select({ acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt })
-      .from(certificates)
-      .where(eq(certificates.id, id));
-    if (!issued) throw new AppError(ErrorCode.certificateNotFound, "Certificate not found");
-    return cell(issued.acquiredAt, issued.expiresAt);
+    };
   });
 }
 

@@ -21,6 +21,7 @@ const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
 const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"));
 const HelpRequestPage = lazy(() => import("../features/help/HelpRequestPage"));
 const TutorialPage = lazy(() => import("../features/help/TutorialPage"));
+const CalendarPage = lazy(() => import("../features/calendar/CalendarPage"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -61,7 +62,7 @@ export const router = createBrowserRouter([
           { path: "edituser/:userId", element: role("editUser", <EditUserPage key="edit" />) },
           { path: "users", element: role("users", <UsersPage />) },
           { path: "progress", element: role("progress", <ProgressPage />) },
-          { path: "calendar", element: role("calendar", <ComingPage feature="calendar" />) },
+          { path: "calendar", element: role("calendar", <CalendarPage />) },
           { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
           { path: "help", element: role("help", <TutorialPage />) },

@@ -1,4 +1,4 @@
-import { type CertificateRef, endpoints, expiryColour, formatShortDate } from "@carecampus/contract";
+import { type CertificateRef, type ExpiryColour, endpoints, expiryColour, formatShortDate } from "@carecampus/contract";
 import { Badge, Tooltip } from "@mantine/core";
 import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -6,6 +6,26 @@ import { authedUrl } from "../api/client";
 import { settings } from "../app/settings";
 
 export const EXPIRY_COLOURS = { red: "red", orange: "orange", yellow: "yellow", green: "teal" } as const;
+
+/**
+ * A badge in an expiry colour whose text reads at 4.5:1 or more (WCAG AA): dark shades with
+ * white text, yellow as a light badge with dark text. The plain colours above stay for swatches.
+ */
+export function expiryBadgeProps(colour: ExpiryColour): { color: string; variant: "filled" | "light" } {
+  switch (colour) {
+    case "red":
+      return { color: "red.9", variant: "filled" };
+    case "orange":
+      return { color: "#c2410c", variant: "filled" };
+    case "yellow":
+      return { color: "yellow", variant: "light" };
+    default:
+      return { color: "teal.9", variant: "filled" };
+  }
+}
+
+/** The red of 'no certificate' as text or outline on the page background (5.4:1). */
+export const NO_CERTIFICATE_COLOUR = "red.9";
 
 /** The certificate expiry badge (DD.MM.YY, coloured by spec §4); a click opens the certificate. */
 export function ExpiryBadge({ certificate, size = "lg" }: { certificate: CertificateRef; size?: "sm" | "md" | "lg" }) {
@@ -21,8 +41,7 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
         target="_blank"
         rel="noopener"
         size={size}
-        color={EXPIRY_COLOURS[colour]}
-        variant={colour === "yellow" ? "light" : "filled"}
+        {...expiryBadgeProps(colour)}
         leftSection={<IconCertificate size={14} />}
         style={{ cursor: "pointer" }}
         aria-label={`${t("training.download")}: ${t("training.validUntil", { date })}`}

@@ -67,3 +67,15 @@ describe("calendar days in the configured zone (ARCHITECTURE decision 16)", () =
     expect(addMonths(withMs, 1, zone).getTime() % 1000).toBe(123);
   });
 });
+
+describe("time of day", () => {
+  it("reads the wall clock of the zone, 24-hour, across a daylight-saving change", async () => {
+    const { formatTime } = await import("./text");
+    const zone = "Europe/Berlin";
+    expect(formatTime(new Date("2027-03-26T09:00:00Z"), zone)).toBe("10:00");
+    expect(formatTime(new Date("2027-03-29T08:00:00Z"), zone)).toBe("10:00");
+    expect(formatTime("2027-01-01T22:59:00Z", zone)).toBe("23:59");
+    expect(formatTime("2027-01-01T23:00:00Z", zone)).toBe("00:00");
+    expect(formatTime("2027-01-01T23:00:00Z", "UTC")).toBe("23:00");
+  });
+});

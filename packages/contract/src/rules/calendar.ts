@@ -116,6 +116,12 @@ export function calendarDay(date: Date | number, zone: string): CalendarDay {
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
 }
 
+/** The wall-clock hour and minute of an instant in `zone`. */
+export function timeOfDay(date: Date | number, zone: string): { hour: number; minute: number } {
+  const w = wallClock(typeof date === "number" ? date : date.getTime(), zone);
+  return { hour: w.hour, minute: w.minute };
+}
+
 /** The calendar day as a count of days since 1970-01-01: differences are whole days. */
 export function dayNumber(date: Date | number, zone: string): number {
   const ms = typeof date === "number" ? date : date.getTime();

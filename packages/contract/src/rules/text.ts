@@ -1,4 +1,4 @@
-import { calendarDay } from "./calendar";
+import { calendarDay, timeOfDay } from "./calendar";
 
 /**
  * Cuts a name longer than `max` to `max - 3` characters plus '...' (spec §5: 40/37 and 30/27).
@@ -32,4 +32,10 @@ export function formatShortDate(date: Date | string, zone: string): string {
 export function formatIsoDay(day: string): string | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   return m ? `${m[3]}.${m[2]}.${m[1]}` : undefined;
+}
+
+/** HH:mm, 24-hour (spec: 24h times), of an instant in the configured time zone `zone`. */
+export function formatTime(date: Date | string, zone: string): string {
+  const t = timeOfDay(typeof date === "string" ? new Date(date) : date, zone);
+  return `${pad(t.hour)}:${pad(t.minute)}`;
 }

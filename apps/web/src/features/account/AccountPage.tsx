@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { sessionStore, useRequiredSession } from "../../session/store";
+import { CalendarFeedPanel } from "./CalendarFeedPanel";
 
 function Panel({ title, onSubmit, children }: { title: string; onSubmit: () => Promise<void>; children: ReactNode }) {
   const submit = (e: FormEvent) => {
@@ -165,6 +166,7 @@ export default function AccountPage() {
         <PasswordPanel user={user} />
         <EmailPanel user={user} />
       </SimpleGrid>
+      <CalendarFeedPanel />
     </>
   );
 }

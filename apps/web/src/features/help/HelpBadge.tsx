@@ -1,6 +1,7 @@
 import type { HelpBadgeColour } from "@carecampus/contract";
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { expiryBadgeProps } from "../../components/ExpiryBadge";
 
 /** The count of learners who asked, coloured by how many (contract HELP_BADGE_THRESHOLDS). */
 export function HelpBadge({ count, color }: { count: number; color: HelpBadgeColour }) {
@@ -9,8 +10,7 @@ export function HelpBadge({ count, color }: { count: number; color: HelpBadgeCol
     <Badge
       size="lg"
       circle={count < 100}
-      color={color}
-      variant={color === "yellow" ? "light" : "filled"}
+      {...expiryBadgeProps(color)}
       aria-label={t("helpRequests.askedBy", { count })}
       data-colour={color}
       style={{ flexShrink: 0 }}

@@ -1,6 +1,7 @@
 import { Alert, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
+import { UpcomingEvents } from "../../components/UpcomingEvents";
 import { useRequiredSession } from "../../session/store";
 import { TopicGrid } from "./TopicGrid";
 
@@ -15,7 +16,10 @@ export default function HomePage() {
         {employee ? t("topics.title") : t("home.welcome", { name: user.name })}
       </Title>
       {employee ? (
-        <TopicGrid />
+        <>
+          <UpcomingEvents />
+          <TopicGrid />
+        </>
       ) : (
         <Alert icon={<IconInfoCircle />} color="blue" variant="light" data-testid="no-training-access">
           <Text>{t("home.noAccess")}</Text>

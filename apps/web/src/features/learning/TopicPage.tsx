@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
 import classes from "../../components/cards.module.css";
-import { ExpiryBadge } from "../../components/ExpiryBadge";
+import { ExpiryBadge, NO_CERTIFICATE_COLOUR } from "../../components/ExpiryBadge";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { useTopic } from "./queries";
@@ -53,7 +53,7 @@ function TrainingCard({ topicId, training }: { topicId: number; training: Traini
         {training.certificate ? (
           <ExpiryBadge certificate={training.certificate} />
         ) : (
-          <Badge color="red" variant="outline" size="lg">
+          <Badge color={NO_CERTIFICATE_COLOUR} variant="outline" size="lg">
             {t("training.noCertificate")}
           </Badge>
         )}

@@ -1,14 +1,37 @@
-import type { Questionnaire } from "@carecampus/contract";
-import { Alert, Badge, Button, Group, Modal, Paper, Skeleton, Stack, Text, ThemeIcon, Tooltip } from "@mantine/core";
-import { IconCheck, IconInfoCircle, IconLock, IconPencil, IconPlayerPlay } from "@tabler/icons-react";
+import { endpoints, type Questionnaire } from "@carecampus/contract";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Tooltip,
+} from "@mantine/core";
+import {
+  IconCalendarEvent,
+  IconCheck,
+  IconInfoCircle,
+  IconLock,
+  IconPencil,
+  IconPlayerPlay,
+} from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
+import { authedUrl } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
-import { ExpiryBadge } from "../../components/ExpiryBadge";
+import { ExpiryBadge, NO_CERTIFICATE_COLOUR } from "../../components/ExpiryBadge";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
+import { eventWhen } from "../../components/UpcomingEvents";
+import { useMyEvents } from "../../queries/calendar";
 import { useTraining } from "./queries";
 
 function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questionnaire) => void }) {
@@ -68,6 +91,29 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
   );
 }
 
+/** The learner's next calendar date of this training (issue 'Training calendar'), with its .ics. */
+function NextDate({ trainingId }: { trainingId: number }) {
+  const { t } = useTranslation();
+  const next = useMyEvents().data?.find((e) => e.Training.id === trainingId);
+  if (!next) return null;
+  return (
+    <Group gap="xs" data-testid="next-date">
+      <IconCalendarEvent size={18} aria-hidden />
+      <Text size="sm" fw={600}>
+        {t("calendar.nextDate", { when: eventWhen(next, t, settings["time-zone"]) })}
+        {next.Location ? ` · ${next.Location}` : ""}
+      </Text>
+      <Anchor
+        size="sm"
+        href={authedUrl(endpoints.calendarIcs, { params: { id: next.ID } })}
+        download={`event-${next.ID}.ics`}
+      >
+        {t("calendar.ics")}
+      </Anchor>
+    </Group>
+  );
+}
+
 export default function TrainingPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -99,7 +145,7 @@ export default function TrainingPage() {
               {training.certificate ? (
                 <ExpiryBadge certificate={training.certificate} />
               ) : (
-                <Badge color="red" variant="outline" size="lg">
+                <Badge color={NO_CERTIFICATE_COLOUR} variant="outline" size="lg">
                   {t("training.noCertificate")}
                 </Badge>
               )}
@@ -112,6 +158,7 @@ export default function TrainingPage() {
                 {t("training.validity", { months: training.validity_months })}
               </Badge>
             </Group>
+            <NextDate trainingId={training.id} />
           </Stack>
         </Group>
       </Paper>

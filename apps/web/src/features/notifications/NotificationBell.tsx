@@ -1,6 +1,13 @@
 import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from "@carecampus/contract";
 import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
-import { IconBell, IconCertificate, IconKey, IconMessageCircle, IconUsersGroup } from "@tabler/icons-react";
+import {
+  IconBell,
+  IconCalendarEvent,
+  IconCertificate,
+  IconKey,
+  IconMessageCircle,
+  IconUsersGroup,
+} from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -18,6 +25,7 @@ function NoticeIcon({ messageKey }: { messageKey: string }) {
   if (messageKey === NotificationMessageKey.certificatesExpireSummary) return <IconUsersGroup size={16} />;
   if (messageKey === NotificationMessageKey.passwordReset) return <IconKey size={16} />;
   if (messageKey === NotificationMessageKey.helpReply) return <IconMessageCircle size={16} />;
+  if (messageKey === NotificationMessageKey.calendarReminder) return <IconCalendarEvent size={16} />;
   return <IconBell size={16} />;
 }
 
@@ -91,7 +99,7 @@ export function NotificationBell() {
             {data.map((n) => {
               const message = parseMessage(n.CustomMessage);
               const text = noticeText(n, message, settings["time-zone"]);
-              const colour = noticeColour(n, settings["time-zone"]);
+              const colour = noticeColour(n, message, settings["time-zone"]);
               const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
               const target = noticeTarget(message, user.roles);
               return (

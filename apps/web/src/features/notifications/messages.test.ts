@@ -64,11 +64,42 @@ describe("notification messages", () => {
   it("colours like certificates", () => {
     const at = (month: number, day: number, hour: number) => zonedTime(zone, 2031, month, day, hour).toISOString();
     const today = zonedTime(zone, 2031, 3, 1, 9);
-    expect(noticeColour({ ExpiresAt: at(3, 1, 18) }, zone, today)).toBe("red");
-    expect(noticeColour({ ExpiresAt: at(3, 8, 18) }, zone, today)).toBe("orange");
-    expect(noticeColour({ ExpiresAt: at(3, 31, 18) }, zone, today)).toBe("yellow");
-    expect(noticeColour({ ExpiresAt: at(4, 1, 18) }, zone, today)).toBe("green");
-    expect(noticeColour({ ExpiresAt: null }, zone, today)).toBeNull();
+    const cert = { key: CERTIFICATE_KEY, values: {} };
+    expect(noticeColour({ ExpiresAt: at(3, 1, 18) }, cert, zone, today)).toBe("red");
+    expect(noticeColour({ ExpiresAt: at(3, 8, 18) }, cert, zone, today)).toBe("orange");
+    expect(noticeColour({ ExpiresAt: at(3, 31, 18) }, cert, zone, today)).toBe("yellow");
+    expect(noticeColour({ ExpiresAt: at(4, 1, 18) }, cert, zone, today)).toBe("green");
+    expect(noticeColour({ ExpiresAt: null }, cert, zone, today)).toBeNull();
+    // A reminder expires with its event: no certificate colour.
+    const reminder = { key: NotificationMessageKey.calendarReminder, values: {} };
+    expect(noticeColour({ ExpiresAt: at(3, 2, 18) }, reminder, zone, today)).toBeNull();
+  });
+
+  it("words a calendar reminder by stage and kind, its time in the configured zone, and leads to the training", () => {
+    const values = {
+      stage: "tomorrow",
+      label: "Brandschutzunterweisung",
+      training: "Brandschutz",
+      start: zonedTime(zone, 2031, 3, 2, 14, 30).toISOString(),
+      allDay: "false",
+      location: "Saal 1",
+      topicId: "2",
+      trainingId: "7",
+    };
+    const key = NotificationMessageKey.calendarReminder;
+    expect(noticeText({ ExpiresAt: null }, { key, values }, zone)).toEqual({
+      key,
+      values: { ...values, time: "14:30", location: " – Saal 1" },
+    });
+    expect(
+      noticeText(
+        { ExpiresAt: null },
+        { key, values: { ...values, stage: "today", allDay: "true", location: "" } },
+        zone,
+      ).key,
+    ).toBe("notifications.calendarReminderTodayAllDay");
+    expect(noticeTarget({ key, values }, ["employee"])).toBe("/topic/2/training/7");
+    expect(noticeTarget({ key, values }, ["supervisor"])).toBe("/calendar");
   });
 
   it("has every key of the contract's message catalogue in every locale", () => {

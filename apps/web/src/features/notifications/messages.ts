@@ -2,6 +2,7 @@ import {
   expiryColour,
   formatDate,
   formatIsoDay,
+  formatTime,
   mayOpenRoute,
   type Notification,
   NotificationDisplayKey,
@@ -47,6 +48,7 @@ function displayDate(day: string | undefined, instant: string | null, zone: stri
  */
 export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMessage, zone: string): NoticeMessage {
   const { key, values } = message;
+  if (key === NotificationMessageKey.calendarReminder) return reminderText(values, zone);
   if (key !== CERTIFICATE_KEY && key !== SUMMARY_KEY) return message;
   const expired = values.stage === "0";
   const shown = {
@@ -57,18 +59,43 @@ export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMe
   return { key: expired ? NotificationDisplayKey.certificatesExpiredSummary : key, values: shown };
 }
 
-/** Where a click leads: the employee to the training (expiry, help reply), staff to the progress overview. */
+/** A calendar reminder: today or tomorrow, at a time or all day, with the place when there is one. */
+function reminderText(values: Record<string, string>, zone: string): NoticeMessage {
+  const today = values.stage === "today";
+  const allDay = values.allDay === "true";
+  const key = today
+    ? allDay
+      ? NotificationDisplayKey.calendarReminderTodayAllDay
+      : NotificationDisplayKey.calendarReminderToday
+    : allDay
+      ? NotificationDisplayKey.calendarReminderAllDay
+      : NotificationMessageKey.calendarReminder;
+  const time = !allDay && values.start ? formatTime(values.start, zone) : "";
+  return { key, values: { ...values, time, location: values.location ? ` – ${values.location}` : "" } };
+}
+
+/** Where a click leads: the employee to the training (expiry, help reply, event), staff to the overview or calendar. */
 export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): string | null {
   const { key, values } = message;
-  const toTraining = key === CERTIFICATE_KEY || key === NotificationMessageKey.helpReply;
+  const toTraining =
+    key === CERTIFICATE_KEY ||
+    key === NotificationMessageKey.helpReply ||
+    key === NotificationMessageKey.calendarReminder;
   if (toTraining && values.topicId && values.trainingId && mayOpenRoute(roles, "topic")) {
     return `/topic/${encodeURIComponent(values.topicId)}/training/${encodeURIComponent(values.trainingId)}`;
   }
   if (key === SUMMARY_KEY && mayOpenRoute(roles, "progress")) return "/progress";
+  if (key === NotificationMessageKey.calendarReminder && mayOpenRoute(roles, "calendar")) return "/calendar";
   return null;
 }
 
-/** Certificate notices are coloured like certificates (spec §4); others carry no expiry. */
-export function noticeColour(n: Pick<Notification, "ExpiresAt">, zone: string, today = new Date()) {
-  return n.ExpiresAt ? expiryColour(n.ExpiresAt, today, zone) : null;
+/** Certificate notices are coloured like certificates (spec §4); others (help replies, reminders) are not. */
+export function noticeColour(
+  n: Pick<Notification, "ExpiresAt">,
+  message: NoticeMessage,
+  zone: string,
+  today = new Date(),
+) {
+  const certificate = message.key === CERTIFICATE_KEY || message.key === SUMMARY_KEY;
+  return certificate && n.ExpiresAt ? expiryColour(n.ExpiresAt, today, zone) : null;
 }

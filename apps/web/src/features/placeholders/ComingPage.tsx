@@ -3,7 +3,7 @@ import { IconHammer } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/PageHeader";
 
-export type Feature = "calendar" | "wiki";
+export type Feature = "wiki";
 
 /**
  * A route of a feature that is not built yet. It says so plainly and shows no data: a

@@ -2,7 +2,7 @@ import { formatDate, groupByColour, type OverviewUser, type TopicOverview } from
 import { Accordion, Badge, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { settings } from "../../app/settings";
-import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
+import { expiryBadgeProps } from "../../components/ExpiryBadge";
 
 type Training = TopicOverview["trainings"][number];
 
@@ -38,9 +38,7 @@ function TrainingStatus({ overview, training }: { overview: TopicOverview; train
             <Accordion.Control disabled={g.items.length === 0}>
               <Group justify="space-between" wrap="nowrap">
                 <Text size="sm">{t(`progress.group.${g.colour}`)}</Text>
-                <Badge color={EXPIRY_COLOURS[g.colour]} variant={g.colour === "yellow" ? "light" : "filled"}>
-                  {g.items.length}
-                </Badge>
+                <Badge {...expiryBadgeProps(g.colour)}>{g.items.length}</Badge>
               </Group>
             </Accordion.Control>
             <Accordion.Panel>

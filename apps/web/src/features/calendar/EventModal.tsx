@@ -1,0 +1,355 @@
+import "@mantine/dates/styles.css";
+import { type CalendarEventDetail, EVENT_COLOURS, endpoints, seesAllFacilities } from "@carecampus/contract";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  ColorSwatch,
+  Flex,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from "@mantine/core";
+import { DatePickerInput, DatesProvider, TimePicker } from "@mantine/dates";
+import { useForm } from "@mantine/form";
+import { IconCheck, IconDownload, IconTrash } from "@tabler/icons-react";
+import { useQuery } from "@tanstack/react-query";
+import "dayjs/locale/de";
+import "dayjs/locale/es";
+import "dayjs/locale/fr";
+import "dayjs/locale/pt-br";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { authedUrl, call, showSuccess } from "../../api/client";
+import { settings } from "../../app/settings";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { useCatalogue, useFacilities } from "../../queries/admin";
+import { calendarKeys } from "../../queries/calendar";
+import { useRequiredSession } from "../../session/store";
+import { Attendance } from "./Attendance";
+import { type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
+import { InviteePicker } from "./InviteePicker";
+
+export type EventModalTarget = { kind: "new"; day: string } | { kind: "edit"; id: number };
+
+interface Props {
+  target: EventModalTarget;
+  onClose: () => void;
+  onChanged: () => Promise<void>;
+}
+
+/** The edit modal of spec §2: date, all-day, 24-hour times, facility, topic, training, invitees, attendance. */
+export function EventModal({ target, onClose, onChanged }: Props) {
+  const { t } = useTranslation();
+  const { user } = useRequiredSession();
+  const id = target.kind === "edit" ? target.id : 0;
+  const detail = useQuery({
+    queryKey: calendarKeys.one(id),
+    queryFn: () => call(endpoints.calendarGet, { params: { id } }),
+    enabled: target.kind === "edit",
+    staleTime: 0,
+  });
+  const title = target.kind === "new" ? t("calendar.newTitle") : t("calendar.editTitle");
+  const ready = target.kind === "new" || detail.data;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      size="lg"
+      centered
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      {!ready ? (
+        detail.isError ? (
+          <Alert color="gray">{t("calendar.missing")}</Alert>
+        ) : (
+          <Group justify="center" py="xl">
+            <Loader aria-label={t("calendar.loading")} />
+          </Group>
+        )
+      ) : (
+        <EventForm
+          detail={detail.data}
+          initial={
+            detail.data
+              ? eventValues(detail.data, settings["time-zone"])
+              : emptyEvent(
+                  target.kind === "new" ? target.day : "",
+                  seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null),
+                )
+          }
+          onClose={onClose}
+          onChanged={onChanged}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function EventForm({
+  detail,
+  initial,
+  onClose,
+  onChanged,
+}: {
+  detail: CalendarEventDetail | undefined;
+  initial: EventFormValues;
+  onClose: () => void;
+  onChanged: () => Promise<void>;
+}) {
+  const { t, i18n } = useTranslation();
+  const { user } = useRequiredSession();
+  const zone = settings["time-zone"];
+  const allFacilities = seesAllFacilities(user.roles);
+  const facilities = useFacilities(allFacilities);
+  const catalogue = useCatalogue();
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const canEdit = detail ? detail.CanEdit : true;
+  const form = useForm<EventFormValues>({
+    mode: "controlled",
+    initialValues: initial,
+    validate: (values) => {
+      const problems = eventProblems(values);
+      return Object.fromEntries(
+        Object.entries(problems).map(([field, problem]) => [field, t(`calendar.problems.${problem}`)]),
+      );
+    },
+    validateInputOnChange: ["endDay", "startTime", "endTime"],
+  });
+  const v = form.getValues();
+  const topics = catalogue.data ?? [];
+  const topic = topics.find((x) => x.id === v.topic);
+  const training = topic?.trainings.find((x) => x.id === v.training);
+
+  const save = async (values: EventFormValues) => {
+    setBusy(true);
+    try {
+      const body = eventBody(values, zone, detail?.ID);
+      if (detail) await call(endpoints.calendarUpdate, { body });
+      else await call(endpoints.calendarCreate, { body });
+      showSuccess(t("calendar.saved"));
+      await onChanged();
+      onClose();
+    } catch {
+      // the client's toast says what went wrong
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (!detail) return;
+    await call(endpoints.calendarDelete, { params: { id: detail.ID } });
+    showSuccess(t("calendar.deleted"));
+    await onChanged();
+    onClose();
+  };
+
+  const language = i18n.language === "br" ? "pt-br" : i18n.language;
+  return (
+    <DatesProvider settings={{ locale: language, firstDayOfWeek: 1 }}>
+      <form onSubmit={form.onSubmit((values) => void save(values))}>
+        <Stack gap="sm">
+          {allFacilities && (
+            <Select
+              label={t("calendar.facility")}
+              data={(facilities.data ?? []).map((f) => ({ value: String(f.id), label: f.name }))}
+              value={v.facility ? String(v.facility) : null}
+              onChange={(x) => {
+                form.setFieldValue("facility", x ? Number(x) : null);
+                form.setFieldValue("invitees", []);
+              }}
+              disabled={!canEdit}
+              required
+              searchable
+            />
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <Select
+              label={t("calendar.topic")}
+              data={topics.map((x) => ({ value: String(x.id), label: x.name }))}
+              value={v.topic ? String(v.topic) : null}
+              onChange={(x) => {
+                form.setFieldValue("topic", x ? Number(x) : null);
+                form.setFieldValue("training", null);
+              }}
+              disabled={!canEdit}
+              required
+              searchable
+            />
+            <Select
+              label={t("calendar.training")}
+              data={(topic?.trainings ?? []).map((x) => ({ value: String(x.id), label: x.name }))}
+              value={v.training ? String(v.training) : null}
+              onChange={(x) => form.setFieldValue("training", x ? Number(x) : null)}
+              disabled={!canEdit || !topic}
+              required
+              searchable
+              error={form.errors.training}
+              description={!v.training ? t("calendar.trainingRequired") : undefined}
+              data-testid="event-training"
+            />
+          </SimpleGrid>
+          <TextInput
+            label={t("calendar.label")}
+            placeholder={training?.name ?? ""}
+            disabled={!canEdit}
+            maxLength={200}
+            {...form.getInputProps("label")}
+          />
+          <Checkbox
+            label={t("calendar.allDay")}
+            disabled={!canEdit}
+            {...form.getInputProps("allDay", { type: "checkbox" })}
+          />
+          <SimpleGrid cols={{ base: 1, sm: v.allDay ? 2 : 3 }} spacing="sm">
+            <DatePickerInput
+              label={v.allDay ? t("calendar.firstDay") : t("calendar.date")}
+              valueFormat="DD.MM.YYYY"
+              value={v.day}
+              onChange={(x) => {
+                if (!x) return;
+                const day = String(x).slice(0, 10);
+                form.setFieldValue("day", day);
+                if (form.getValues().endDay < day) form.setFieldValue("endDay", day);
+              }}
+              disabled={!canEdit}
+              required
+            />
+            {v.allDay ? (
+              <DatePickerInput
+                label={t("calendar.lastDay")}
+                valueFormat="DD.MM.YYYY"
+                value={v.endDay}
+                minDate={v.day}
+                onChange={(x) => x && form.setFieldValue("endDay", String(x).slice(0, 10))}
+                error={form.errors.endDay}
+                disabled={!canEdit}
+              />
+            ) : (
+              <>
+                <TimePicker
+                  label={t("calendar.from")}
+                  format="24h"
+                  hoursInputLabel={`${t("calendar.from")}: ${t("calendar.hours")}`}
+                  minutesInputLabel={`${t("calendar.from")}: ${t("calendar.minutes")}`}
+                  value={v.startTime}
+                  onChange={(x) => form.setFieldValue("startTime", x.slice(0, 5))}
+                  error={form.errors.startTime}
+                  disabled={!canEdit}
+                />
+                <TimePicker
+                  label={t("calendar.until")}
+                  format="24h"
+                  hoursInputLabel={`${t("calendar.until")}: ${t("calendar.hours")}`}
+                  minutesInputLabel={`${t("calendar.until")}: ${t("calendar.minutes")}`}
+                  value={v.endTime}
+                  onChange={(x) => form.setFieldValue("endTime", x.slice(0, 5))}
+                  error={form.errors.endTime}
+                  disabled={!canEdit}
+                />
+              </>
+            )}
+          </SimpleGrid>
+          <TextInput
+            label={t("calendar.location")}
+            maxLength={200}
+            disabled={!canEdit}
+            {...form.getInputProps("location")}
+          />
+          <div role="radiogroup" aria-label={t("calendar.colour")}>
+            <Text size="sm" fw={500} mb={4}>
+              {t("calendar.colour")}
+            </Text>
+            <Group gap="xs">
+              {EVENT_COLOURS.map((c, i) => (
+                <UnstyledButton
+                  key={c}
+                  role="radio"
+                  aria-checked={v.color === c}
+                  aria-label={t(`calendar.colours.${i}`)}
+                  onClick={() => form.setFieldValue("color", c)}
+                  disabled={!canEdit}
+                >
+                  <ColorSwatch color={c} size={32}>
+                    {v.color === c && <IconCheck size={18} color="#fff" />}
+                  </ColorSwatch>
+                </UnstyledButton>
+              ))}
+            </Group>
+          </div>
+          {v.facility && v.training && (
+            <InviteePicker
+              facility={v.facility}
+              training={v.training}
+              day={v.day}
+              selected={v.invitees}
+              current={detail?.Invitees}
+              preselect={!detail}
+              disabled={!canEdit}
+              onChange={(ids) => form.setFieldValue("invitees", ids)}
+            />
+          )}
+          {detail?.Started && canEdit && <Attendance event={detail} onSaved={onChanged} />}
+          {detail && (
+            <Anchor
+              href={authedUrl(endpoints.calendarIcs, { params: { id: detail.ID } })}
+              download={`event-${detail.ID}.ics`}
+              size="sm"
+              style={{ display: "inline-flex", alignItems: "center", gap: 4 }}
+            >
+              <IconDownload size={16} /> {t("calendar.ics")}
+            </Anchor>
+          )}
+          {detail?.Organiser && (
+            <Text size="sm" c="dimmed">
+              {t("calendar.organiser", { name: detail.Organiser.name })}
+            </Text>
+          )}
+          <Flex gap="sm" justify="space-between" direction={{ base: "column-reverse", xs: "row" }} mt="sm">
+            {detail && canEdit ? (
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setConfirmDelete(true)}
+              >
+                {t("calendar.delete")}
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Flex gap="sm" direction={{ base: "column-reverse", xs: "row" }}>
+              <Button variant="default" onClick={onClose}>
+                {t("common.cancel")}
+              </Button>
+              {canEdit && (
+                <Button type="submit" loading={busy} disabled={!form.isValid()}>
+                  {t("calendar.save")}
+                </Button>
+              )}
+            </Flex>
+          </Flex>
+        </Stack>
+      </form>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title={t("calendar.deleteTitle")}
+        message={t("calendar.deleteText")}
+        confirmLabel={t("calendar.delete")}
+        danger
+        onConfirm={remove}
+        onClose={() => setConfirmDelete(false)}
+      />
+    </DatesProvider>
+  );
+}

@@ -1,0 +1,69 @@
+import { type CalendarEvent, decodeEventTitle } from "@carecampus/contract";
+import { describe, expect, it } from "vitest";
+import { emptyEvent, eventBody, eventProblems, eventValues, movedBody, nextDay } from "./event-form";
+
+const zone = "Europe/Berlin";
+
+function stored(body: ReturnType<typeof eventBody>, id = 5): CalendarEvent {
+  return {
+    ID: id,
+    Title: body.Title,
+    Start: body.Start,
+    End: body.End,
+    AllDay: body.AllDay,
+    Color: body.Color,
+    Label: "Frühschicht",
+    Facility: { id: 3, name: "Haus" },
+    Topic: { id: 2, name: "Brandschutz" },
+    Training: { id: 11, name: "Unterweisung", passive: true },
+    Location: body.Location || null,
+    Organiser: null,
+    InviteeCount: 0,
+    AttendedCount: 0,
+    Started: false,
+    CanEdit: true,
+  };
+}
+
+describe("the event form", () => {
+  const filled = { ...emptyEvent("2027-03-29", 3), topic: 2, training: 11, label: " Frühschicht ", location: "Saal 1" };
+
+  it("writes the Title encoding and instants of the configured zone, across a daylight-saving change", () => {
+    const body = eventBody({ ...filled, startTime: "10:00", endTime: "11:30" }, zone);
+    expect(decodeEventTitle(body.Title)).toEqual({ facility: 3, topic: 2, training: 11, label: "Frühschicht" });
+    expect(body).toMatchObject({ Start: "2027-03-29T08:00:00.000Z", End: "2027-03-29T09:30:00.000Z", AllDay: false });
+    // Before the change Berlin is UTC+1.
+    expect(eventBody({ ...filled, day: "2027-03-26", startTime: "10:00" }, zone).Start).toBe(
+      "2027-03-26T09:00:00.000Z",
+    );
+  });
+
+  it("gives an all-day event dates with an exclusive end, and reads them back", () => {
+    const body = eventBody({ ...filled, allDay: true, endDay: "2027-03-31" }, zone, 5);
+    expect(body).toMatchObject({ ID: 5, Start: "2027-03-29", End: "2027-04-01", AllDay: true });
+    expect(eventValues(stored(body), zone)).toMatchObject({ day: "2027-03-29", endDay: "2027-03-31", allDay: true });
+    expect(nextDay("2028-02-28")).toBe("2028-02-29");
+  });
+
+  it("reads a timed event back at the same wall-clock times", () => {
+    const body = eventBody({ ...filled, startTime: "14:15", endTime: "15:45" }, zone);
+    expect(eventValues(stored(body), zone)).toMatchObject({ day: "2027-03-29", startTime: "14:15", endTime: "15:45" });
+  });
+
+  it("cannot be saved without a training, with the end before the start, or with a wrong time", () => {
+    expect(eventProblems(emptyEvent("2027-03-29", 3))).toEqual({ training: "training" });
+    expect(eventProblems({ ...filled, startTime: "11:00", endTime: "10:00" })).toEqual({ endTime: "endBeforeStart" });
+    expect(eventProblems({ ...filled, startTime: "25:00" })).toEqual({ startTime: "time" });
+    expect(eventProblems({ ...filled, allDay: true, endDay: "2027-03-28" })).toEqual({ endDay: "endBeforeStart" });
+    expect(eventProblems(filled)).toEqual({});
+  });
+
+  it("moves a dragged event keeping its length and leaving the invitees alone", () => {
+    const timed = stored(eventBody({ ...filled, startTime: "10:00", endTime: "12:00" }, zone));
+    const moved = movedBody(timed, "2027-04-02T13:00:00+02:00", "");
+    expect(moved).toMatchObject({ ID: 5, Start: "2027-04-02T13:00:00+02:00", End: "2027-04-02T13:00:00.000Z" });
+    expect(moved).not.toHaveProperty("Invitees");
+    const allDay = stored(eventBody({ ...filled, allDay: true, endDay: "2027-03-30" }, zone));
+    expect(movedBody(allDay, "2027-04-05", "")).toMatchObject({ Start: "2027-04-05", End: "2027-04-07" });
+  });
+});

@@ -1,0 +1,221 @@
+import { expect, type Page, test } from "@playwright/test";
+import {
+  createTeam,
+  createUser,
+  exactly,
+  expectAccessible,
+  loginWith,
+  openAs,
+  setLanguage,
+  setPreference,
+  type TestUser,
+  THEMES,
+  text,
+  unique,
+} from "./helpers";
+
+const TOPIC = "Erste Hilfe und Notfall";
+const PASSIVE = "Reanimationstraining (Präsenzkurs)";
+
+/** The demo's in-person course (topic and training ids), and the staff member's API headers. */
+async function passiveCourse(page: Page, who: TestUser) {
+  const { token } = await loginWith(page.request, who);
+  const headers = { authorization: `Bearer ${token}` };
+  const catalogue = (await (await page.request.get("/api/filter/list/topics", { headers })).json()) as {
+    id: number;
+    name: string;
+    trainings: { id: number; name: string }[];
+  }[];
+  const topic = catalogue.find((t) => t.name === TOPIC);
+  return { headers, topic, training: topic?.trainings.find((t) => t.name === PASSIVE) };
+}
+
+/** Picks `option` in the Mantine Select labelled `label` inside `scope`. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page
+    .getByRole("textbox", { name: label })
+    .or(page.getByRole("combobox", { name: label }))
+    .first()
+    .click();
+  await page.getByRole("option", { name: option, exact: true }).click();
+}
+
+for (const lang of ["de", "en"] as const) {
+  test(`a supervisor plans a passive training with the proposed invitees, edits it, records attendance, and the certificates show in /progress (${lang}) @phone`, async ({
+    page,
+  }) => {
+    const surname = `Kalender${unique()}`;
+    const team = await createTeam(page.request, ["supervisor", "employee"]);
+    const other = await createUser(page.request, { facility: team.facility, name: "Otto", surname });
+    if (lang !== "de") await setLanguage(page.request, team.supervisor, lang);
+
+    await openAs(page, team.supervisor, "/calendar", team.supervisor.password);
+    await expect(page.getByRole("heading", { name: text(lang, "calendar.title") })).toBeVisible();
+    await expect(page.getByTestId("calendar")).toBeVisible();
+    await expectAccessible(page, `/calendar (${lang})`);
+
+    // A new all-day event today: it has begun, so attendance can be recorded right away.
+    await page.getByRole("button", { name: exactly(lang, "calendar.new") }).click();
+    const dialog = page.getByRole("dialog", { name: text(lang, "calendar.newTitle") });
+    await expect(dialog).toBeVisible();
+    const save = dialog.getByRole("button", { name: exactly(lang, "calendar.save") });
+    await expect(save).toBeDisabled();
+    await choose(page, text(lang, "calendar.topic"), TOPIC);
+    await choose(page, text(lang, "calendar.training"), PASSIVE);
+    await dialog.getByLabel(text(lang, "calendar.allDay")).check();
+    await dialog.getByRole("textbox", { name: text(lang, "calendar.label") }).fill(`Reanimation ${surname}`);
+    // Everyone of the facility needs the course: all proposed and ticked.
+    const invitees = dialog.getByTestId("invitees");
+    await expect(
+      invitees.getByRole("checkbox", { name: `${team.employee.name} ${team.employee.surname}` }),
+    ).toBeChecked();
+    await expect(invitees.getByRole("checkbox", { name: `Otto ${surname}` })).toBeChecked();
+    await expect(invitees.getByTestId("invitee").first().locator("[data-colour]")).toHaveAttribute(
+      "data-colour",
+      "red",
+    );
+    await expectAccessible(page, `event dialog (${lang})`);
+    await expect(save).toBeEnabled();
+    await save.click();
+    await expect(page.getByText(text(lang, "calendar.saved"))).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // Edit: the place, and Otto is not coming after all.
+    const event = page.getByTestId("calendar").getByText(`Reanimation ${surname}`).first();
+    await event.click();
+    const edit = page.getByRole("dialog", { name: text(lang, "calendar.editTitle") });
+    await edit.getByRole("textbox", { name: text(lang, "calendar.location") }).fill("Saal 2");
+    await edit
+      .getByTestId("invitees")
+      .getByRole("checkbox", { name: `Otto ${surname}` })
+      .uncheck();
+    await edit.getByRole("button", { name: exactly(lang, "calendar.save") }).click();
+    // The first save's toast may still show: the dialog closing and the place below prove this one.
+    await expect(edit).toBeHidden();
+
+    // Attendance after the start: the certificate is issued at once.
+    await event.click();
+    const again = page.getByRole("dialog", { name: text(lang, "calendar.editTitle") });
+    await expect(again.getByRole("textbox", { name: text(lang, "calendar.location") })).toHaveValue("Saal 2");
+    const attendance = again.getByTestId("attendance");
+    await expect(attendance.getByRole("checkbox")).toHaveCount(1);
+    await attendance.getByRole("checkbox", { name: `${team.employee.name} ${team.employee.surname}` }).check();
+    await attendance.getByRole("button", { name: exactly(lang, "calendar.saveAttendance") }).click();
+    await expect(page.getByText(text(lang, "calendar.attendanceSaved", { count: 1 }))).toBeVisible();
+    await again.getByRole("button", { name: exactly(lang, "common.cancel") }).click();
+
+    // The overview shows the course as passed.
+    await page.goto("/progress");
+    await page.getByTestId("topic-chips").getByText(TOPIC).click();
+    const course = page.getByTestId("training-status").filter({ hasText: "Reanimationstraining" });
+    const green = course.locator('[data-testid="status-group"][data-colour="green"]');
+    await green.getByRole("button").click();
+    await expect(green).toContainText(`${team.employee.surname}, ${team.employee.name}`);
+    expect(other.id).toBeGreaterThan(0);
+  });
+}
+
+test("an employee sees the reminder, the next date on the start and training pages, and downloads the .ics @phone", async ({
+  page,
+}) => {
+  const team = await createTeam(page.request, ["supervisor", "employee"]);
+  const { headers, topic, training } = await passiveCourse(page, team.supervisor);
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(tomorrow);
+  const start = `${day}T10:00:00+01:00`;
+  const end = `${day}T11:30:00+01:00`;
+  const created = await page.request.post("/api/calendar/events", {
+    headers,
+    data: {
+      Title: `${team.facility.id}|${topic?.id}|${training?.id}|Reanimation morgen`,
+      Start: start,
+      End: end,
+      AllDay: false,
+      Color: "#be123c",
+      Location: "Saal 1",
+      Invitees: [team.employee.id],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+
+  await openAs(page, team.employee, "/", team.employee.password);
+  const upcoming = page.getByTestId("upcoming-events");
+  await expect(upcoming).toContainText("Reanimation morgen");
+  await expect(upcoming).toContainText("Saal 1");
+  await page.getByTestId("notification-bell").click();
+  const reminder = page.getByTestId("notification").filter({ hasText: "Reanimation morgen" });
+  await expect(reminder).toContainText(/^Morgen um \d\d:\d\d/);
+  await reminder.click();
+  await expect(page).toHaveURL(/\/topic\/\d+\/training\/\d+$/);
+  await expect(page.getByTestId("next-date")).toContainText(
+    /Nächster Termin: \d\d\.\d\d\.\d{4}, \d\d:\d\d–\d\d:\d\d Uhr/,
+  );
+  const ics = page.getByTestId("next-date").getByRole("link");
+  const res = await page.request.get((await ics.getAttribute("href")) ?? "");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("text/calendar");
+  expect(await res.text()).toContain("BEGIN:VEVENT");
+  await expectAccessible(page, "training page with its next date");
+});
+
+test("deleting an event asks first, and takes it off the calendar", async ({ page }) => {
+  const team = await createTeam(page.request, ["administrator"]);
+  const { headers, topic, training } = await passiveCourse(page, team.administrator);
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date());
+  const label = `Weg ${unique()}`;
+  const res = await page.request.post("/api/calendar/events", {
+    headers,
+    data: {
+      Title: `${team.facility.id}|${topic?.id}|${training?.id}|${label}`,
+      Start: day,
+      End: new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+      AllDay: true,
+      Color: "#1d4ed8",
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await openAs(page, team.administrator, "/calendar", team.administrator.password);
+  await page.getByTestId("calendar").getByText(label).first().click();
+  const dialog = page.getByRole("dialog", { name: text("de", "calendar.editTitle") });
+  await dialog.getByRole("button", { name: exactly("de", "calendar.delete") }).click();
+  const confirm = page.getByRole("dialog", { name: text("de", "calendar.deleteTitle") });
+  await expect(confirm).toContainText(text("de", "calendar.deleteText"));
+  await confirm.getByRole("button", { name: exactly("de", "calendar.delete") }).click();
+  await expect(page.getByText(text("de", "calendar.deleted"))).toBeVisible();
+  await expect(page.getByTestId("calendar").getByText(label)).toHaveCount(0);
+});
+
+test("the calendar and its dialog pass axe in every theme", async ({ page }) => {
+  const team = await createTeam(page.request, ["supervisor", "employee"]);
+  for (const theme of THEMES) {
+    await setPreference(page.request, team.supervisor, "theme", theme);
+    await openAs(page, team.supervisor, "/calendar", team.supervisor.password);
+    await expect(page.getByTestId("calendar")).toBeVisible();
+    await expectAccessible(page, `/calendar in ${theme}`);
+    await page.getByRole("button", { name: exactly("de", "calendar.new") }).click();
+    const dialog = page.getByRole("dialog", { name: text("de", "calendar.newTitle") });
+    await choose(page, text("de", "calendar.topic"), TOPIC);
+    await choose(page, text("de", "calendar.training"), PASSIVE);
+    await expect(dialog.getByTestId("invitee").first()).toBeVisible();
+    await expectAccessible(page, `event dialog in ${theme}`);
+  }
+});
+
+test("a personal calendar address shows the employee's dates in a calendar app until it is revoked", async ({
+  page,
+}) => {
+  const team = await createTeam(page.request, ["employee"]);
+  await openAs(page, team.employee, "/account", team.employee.password);
+  const panel = page.getByTestId("calendar-feed");
+  await panel.getByRole("button", { name: exactly("de", "calendar.feed.create") }).click();
+  const url = await panel.getByRole("textbox", { name: text("de", "calendar.feed.url") }).inputValue();
+  expect(url).toMatch(/\/api\/calendar\/feed\/[A-Za-z0-9_-]{32,64}\.ics$/);
+  // A calendar app sends no session: the address alone is the key.
+  const feed = await page.request.get(url, { headers: {} });
+  expect(feed.status()).toBe(200);
+  expect(await feed.text()).toContain("BEGIN:VCALENDAR");
+  await expectAccessible(page, "/account with the calendar address");
+  await panel.getByRole("button", { name: exactly("de", "calendar.feed.revoke") }).click();
+  await expect(page.getByText(text("de", "calendar.feed.revoked"))).toBeVisible();
+  expect((await page.request.get(url)).status()).toBe(404);
+});
