@@ -1,3 +1,4 @@
+import { loginKey } from "@carecampus/contract";
 import { hashPassword } from "../../apps/server/src/auth/passwords";
 import type { Db } from "../../apps/server/src/db/client";
 import { facilities, preferences, userRoles, users } from "../../apps/server/src/db/schema";
@@ -26,7 +27,13 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
   const superuser = "bench-superchris";
   const [su] = await db
     .insert(users)
-    .values({ login: superuser, name: "Bench", surname: "Superuser", passwordHash: hash })
+    .values({
+      login: superuser,
+      loginKey: loginKey(superuser),
+      name: "Bench",
+      surname: "Superuser",
+      passwordHash: hash,
+    })
     .returning({ id: users.id });
   await db.insert(userRoles).values({ userId: su?.id as number, role: "superchris" });
   let total = 0;
@@ -35,6 +42,7 @@ export async function generateDataset(db: Db, facilityCount: number, usersPerFac
   for (const [f, facility] of facilityRows.entries()) {
     const rows = Array.from({ length: usersPerFacility }, (_, i) => ({
       login: `bench-${f + 1}-${i + 1}`,
+      loginKey: `bench-${f + 1}-${i + 1}`,
       name: `Vorname${i + 1}`,
       surname: `Nachname${f + 1}`,
       facilityId: facility.id,

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createTeam, openAs, runTimers } from "./helpers";
+import { createTeam, loginWith, openAs, runTimers, text } from "./helpers";
 
 // This project's server issues 40-second tokens; the client refreshes when fewer than 10 s remain
 // on its timer, which ends 20 s before the expiry: 10 s after the token was issued.
@@ -37,4 +37,52 @@ test("the client refreshes its token before it expires and uses the new one", as
   await expect(page.getByText("Profil geändert")).toBeVisible();
   await page.getByText("Carely", { exact: true }).click();
   await expect(page).toHaveURL(/\/profile$/);
+});
+
+test("a link with another user's token asks before it replaces who is logged in", async ({ page }) => {
+  const { supervisor, employee } = await createTeam(page.request, ["supervisor", "employee"]);
+  await openAs(page, supervisor, "/profile", supervisor.password);
+  const other = await loginWith(page.request, employee);
+  const storedUser = () => page.evaluate(() => JSON.parse(localStorage.getItem("carecampus.user") ?? "{}").id);
+  const supervisorId = await storedUser();
+
+  // Declined: the supervisor stays, and the token is gone from the address.
+  const asked = page.waitForEvent("dialog");
+  const declined = page.goto(`/profile?token=${other.token}`);
+  const dialog = await asked;
+  expect(dialog.type()).toBe("confirm");
+  expect(dialog.message()).toBe(
+    text("de", "session.switchUser", {
+      current: `${supervisor.name} ${supervisor.surname}`,
+      next: `${employee.name} ${employee.surname}`,
+    }),
+  );
+  await dialog.dismiss();
+  await declined;
+  await expect(page).toHaveURL(/\/profile$/);
+  expect(await storedUser()).toBe(supervisorId);
+
+  // Accepted: the employee is logged in.
+  page.once("dialog", (d) => void d.accept());
+  await page.goto(`/profile?token=${other.token}`);
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect.poll(storedUser).toBe(other.user.id);
+});
+
+test("a certificate link clicked after the token was refreshed carries the new token", async ({ page, context }) => {
+  await page.clock.install();
+  // The demo's employee2 holds a certificate (read only).
+  await openAs(page, "employee2", "/");
+  await page.getByRole("link", { name: "Hygiene und Infektionsschutz" }).click();
+  const badge = page.getByRole("link", { name: /Zertifikat öffnen/ }).first();
+  await expect(badge).toBeVisible();
+  const first = await page.evaluate(() => localStorage.getItem("carecampus.token"));
+  await runTimers(page, REFRESH_AFTER_MS);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("carecampus.token"))).not.toEqual(first);
+  const current = await page.evaluate(() => localStorage.getItem("carecampus.token"));
+  // The PDF comes as an attachment: the request the click makes is what tells the token.
+  const requested = context.waitForEvent("request", (r) => r.url().includes("/api/progress/export/certificate"));
+  await badge.click();
+  const request = await requested;
+  expect(new URL(request.url()).searchParams.get("token")).toBe(current);
 });

@@ -1,6 +1,5 @@
 import fastifyCompress from "@fastify/compress";
 import fastifyHelmet from "@fastify/helmet";
-import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from "fastify";
@@ -20,6 +19,9 @@ import { registerErrorHandling } from "./errors";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
+import { type Background, createBackground } from "./http/background";
+import { BODY_LIMIT } from "./http/body-limit";
+import { registerJsonBodyParser } from "./http/json-body";
 import { learningRoutes } from "./learning/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { overviewRoutes } from "./overview/routes";
@@ -35,11 +37,10 @@ export type { AppDeps };
 declare module "fastify" {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Work done after the answer is sent (routes: notifying), awaited on close. */
+    background: Background;
   }
 }
-
-/** 1 MiB: every JSON call of spec §7 is far smaller; imports raise their own limit. */
-const BODY_LIMIT = 1024 * 1024;
 
 export interface BuildOptions {
   logger?: boolean;
@@ -47,26 +48,36 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Sees every route as it is registered (the endpoint-table test). */
   onRoute?: (route: RouteOptions) => void;
+  /** Writes the log here (tests read the security events), as JSON lines. */
+  logStream?: { write(line: string): void };
 }
 
 /** The whole HTTP application without a port: main.ts listens, tests call app.inject(). */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ? { level: deps.config.logLevel } : false,
+    logger:
+      options.logger || options.logStream
+        ? { level: deps.config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) }
+        : false,
     // Start-up, errors and shutdown are logged; per-request lines only drown them.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
-    trustProxy: process.env.TRUST_PROXY === "true",
+    // TRUST_PROXY hops of X-Forwarded-For are the proxies' own: request.ip is the client's.
+    trustProxy: deps.config.trustProxyHops > 0 ? (_address, hop) => hop < deps.config.trustProxyHops : false,
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.decorate("deps", deps);
+  app.decorate("background", createBackground(app.log));
+  app.addHook("onClose", () => app.background.idle());
   app.decorateRequest("actor", null);
+  app.decorateRequest("authTime", null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -88,15 +99,23 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(fastifyRateLimit, { global: false });
   // JSON and the app's text files travel compressed (the progress overview of a large facility
   // is 2 MB of JSON, a tenth of that gzipped); files already compressed (xlsx, PDF, images,
   // video) are left as they are, by their content type.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ["br", "gzip"] });
   // Server-Timing: the server's own share of a response (handler and serialisation), visible
   // in the browser's devtools and read by `npm run bench` apart from the network.
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", async (request, reply, payload) => {
     reply.header("server-timing", `app;dur=${reply.elapsedTime.toFixed(1)}`);
+    // API answers carry personal data (and the login answer a token): no cache, no back-button
+    // copy keeps them. Files that chose their own caching (and the hashed assets outside /api) keep it.
+    if (
+      request.url.startsWith("/api") &&
+      !reply.hasHeader("cache-control") &&
+      String(reply.getHeader("content-type") ?? "").includes("json")
+    ) {
+      reply.header("cache-control", "no-store");
+    }
     return payload;
   });
 

@@ -1,10 +1,11 @@
 import fs from "node:fs";
+import { sql } from "drizzle-orm";
 import type { AppDeps } from "./app";
 import { createTokenService, loadSecret } from "./auth/tokens";
 import type { Config } from "./config";
 import { loadPackage } from "./content/package";
 import { currentContentVersion, importPackage } from "./content/service";
-import { openDatabase } from "./db/client";
+import { type Db, openConfiguredDatabase } from "./db/client";
 import { seedDemoCalendar } from "./demo/calendar";
 import { seedDemoColleagues } from "./demo/colleagues";
 import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
@@ -14,39 +15,65 @@ import { readVersion } from "./system/version";
 
 export const DEMO_CONTENT = serverPath("../../content/demo");
 
+/** The advisory lock of the first-start seeding (beside the 4200x keys of jobs/catalogue.ts). */
+export const SEED_LOCK = 42000;
+
+/**
+ * Everything a first start writes: the reference lists, the demo users or the first
+ * superuser, the demo content, and the demo certificates, colleagues and dates. One
+ * transaction under an advisory lock: a kill half-way leaves nothing (the next start seeds
+ * again), and of several servers starting together one seeds while the others wait and then
+ * find the data. `afterStep` (tests) runs between the steps.
+ */
+export async function seedFirstStart(
+  db: Db,
+  config: Pick<Config, "demoData" | "adminPassword" | "timeZone">,
+  now: Date,
+  afterStep: (step: "users" | "content") => Promise<void> = async () => {},
+): Promise<SeedResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(SEED_LOCK))})`);
+    const seed = await seedIfEmpty(tx, config.demoData, config.adminPassword);
+    await afterStep("users");
+    // A first start gets the demo content package (ARCHITECTURE decision 13).
+    if ((await currentContentVersion(tx)) === null && fs.existsSync(DEMO_CONTENT)) {
+      const result = await importPackage(tx, loadPackage(DEMO_CONTENT));
+      seed.lines.push(
+        `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings.`,
+      );
+    }
+    await afterStep("content");
+    // Needs the users and the content: after both.
+    if (seed.created === "demo") {
+      seed.lines.push(...(await seedDemoCertificates(tx, now, config.timeZone)));
+      await seedDemoColleagues(tx, now, config.timeZone);
+      await seedDemoCalendar(tx, now, config.timeZone);
+      seed.lines.push(
+        "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests; training dates in the calendar.",
+      );
+    }
+    return seed;
+  });
+}
+
 /** Opens the database (migrating it), seeds an empty one, and wires the services. */
 export async function createDeps(
   config: Config,
   log: (err: unknown) => void,
 ): Promise<{ deps: AppDeps; seed: SeedResult }> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: config.databaseUrl ? undefined : config.dataDir,
-    fsync: config.pgliteFsync,
-  });
+  const database = await openConfiguredDatabase(config);
   try {
-    const seed = await seedIfEmpty(database.db, config.demoData, config.adminPassword);
-    // A first start gets the demo content package (ARCHITECTURE decision 13).
-    if ((await currentContentVersion(database.db)) === null && fs.existsSync(DEMO_CONTENT)) {
-      const result = await importPackage(database.db, loadPackage(DEMO_CONTENT));
-      seed.lines.push(
-        `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings.`,
-      );
-    }
-    // Needs the users and the content: after both.
-    if (seed.created === "demo") {
-      seed.lines.push(...(await seedDemoCertificates(database.db, new Date(), config.timeZone)));
-      await seedDemoColleagues(database.db, new Date(), config.timeZone);
-      await seedDemoCalendar(database.db, new Date(), config.timeZone);
-      seed.lines.push(
-        "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests; training dates in the calendar.",
-      );
-    }
+    const seed = await seedFirstStart(database.db, config, new Date());
     const now = () => new Date();
     const deps: AppDeps = {
       config,
       database,
-      tokens: createTokenService(loadSecret(config.jwtSecret, config.dataDir), config.tokenLifetimeSeconds, now),
+      tokens: createTokenService(
+        loadSecret(config.jwtSecret, config.dataDir),
+        config.tokenLifetimeSeconds,
+        now,
+        config.sessionMaxSeconds,
+      ),
       mailer: createMailer(config.smtpUrl, config.smtpFrom, log),
       version: readVersion(),
       now,

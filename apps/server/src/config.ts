@@ -26,6 +26,26 @@ const EnvSchema = z.object({
   PGLITE_FSYNC: flag(true),
   NOTIFICATION_JOB: flag(true),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
+  LOGIN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const value = (v ?? "").trim().toLowerCase();
+      if (value === "" || value === "false") return 0;
+      // Before hop counts: `true` meant one proxy in front.
+      if (value === "true") return 1;
+      if (/^[0-9]{1,2}$/.test(value)) return Number(value);
+      ctx.addIssue({ code: "custom", message: "the number of proxies in front of the server (0-99), or false" });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
 });
@@ -46,8 +66,16 @@ export interface Config {
   pgliteFsync: boolean;
   /** Runs the background jobs (jobs/catalogue.ts: expiry notices, mail sending) in this process. */
   notificationJob: boolean;
-  /** Login and forgot-password attempts per minute, per IP and per login. */
-  loginRateLimit: number;
+  /** Login limits (auth/limits.ts), counted in the database for every server on it. */
+  limits: LimitSettings;
+  /** Sessions end this long after their login, however often refreshed (SESSION_MAX_HOURS). */
+  sessionMaxSeconds: number;
+  /**
+   * TRUST_PROXY: how many reverse proxies stand in front of the server; the client's IP (for
+   * the limits and the security log) is read that many hops back in X-Forwarded-For. 0: none,
+   * the peer's address is the client's.
+   */
+  trustProxyHops: number;
   logLevel: string;
   webDist: string;
   /**
@@ -56,6 +84,18 @@ export interface Config {
    */
   timeZone: string;
   settings: Settings;
+}
+
+/** The login and request limits (README "Configuration"). */
+export interface LimitSettings {
+  /** LOGIN_MAX_FAILURES: wrong passwords for one account before it is locked. */
+  maxFailures: number;
+  /** LOGIN_LOCK_MINUTES: the first lock; each further failure in the day doubles it, up to 4×. */
+  lockMinutes: number;
+  /** LOGIN_IP_MAX_FAILURES: wrong passwords from one IP within LOGIN_LOCK_MINUTES before it waits. */
+  ipMaxFailures: number;
+  /** LOGIN_RATE_LIMIT: forgot-password requests per minute, per IP and per login. */
+  forgotPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,7 +132,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     pgliteFsync: e.PGLITE_FSYNC,
     notificationJob: e.NOTIFICATION_JOB,
-    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    limits: {
+      maxFailures: e.LOGIN_MAX_FAILURES,
+      lockMinutes: e.LOGIN_LOCK_MINUTES,
+      ipMaxFailures: e.LOGIN_IP_MAX_FAILURES,
+      forgotPerMinute: e.LOGIN_RATE_LIMIT,
+    },
+    sessionMaxSeconds: Math.round(e.SESSION_MAX_HOURS * 3600),
+    trustProxyHops: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
     timeZone: settings["time-zone"],

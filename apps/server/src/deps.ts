@@ -1,6 +1,6 @@
 import type { VersionResponse } from "@carecampus/contract";
 import type { TokenService } from "./auth/tokens";
-import type { Config } from "./config";
+import type { Config, LimitSettings } from "./config";
 import type { Database, Db } from "./db/client";
 import type { Mailer } from "./mail/mailer";
 
@@ -43,7 +43,22 @@ export interface NotifyDeps {
   now: () => Date;
 }
 
+/** The login and request limits: their counters in the database, the clock and the settings. */
+export interface LimitDeps {
+  db: Db;
+  now: () => Date;
+  limits: LimitSettings;
+}
+
+/** Checking passwords: sessions to sign and the limits that guard every password check. */
+export interface LoginDeps extends SessionDeps, LimitDeps {}
+
 /** The database and the clock of a wired app. */
 export function dbClock(deps: AppDeps): DbClock {
   return { db: deps.database.db, now: deps.now, zone: deps.config.timeZone };
+}
+
+/** The limits of a wired app. */
+export function limitDeps(deps: AppDeps): LimitDeps {
+  return { db: deps.database.db, now: deps.now, limits: deps.config.limits };
 }

@@ -1,5 +1,5 @@
 import { type ErrorBody, ErrorCode, errorStatus } from "@carecampus/contract";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 /** A foreseen failure: the one handler turns it into the spec §8 body. */
@@ -18,6 +18,19 @@ export class AppError extends Error {
   }
   readonly hasMessage: boolean;
 }
+
+/** 429: a limit is reached; the answer says when to try again (Retry-After, in seconds). */
+export class TooManyAttempts extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = "Too many attempts, please wait",
+  ) {
+    super(ErrorCode.rateLimited, message, 429);
+  }
+}
+
+/** Retry-After of a 429 that does not know better (a limit of a plugin). */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
 
 export function errorBody(code: number, status: number, message?: string): ErrorBody {
   return message === undefined
@@ -41,6 +54,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof AppError) {
       const err = error;
+      logSecurityEvent(request, err.status, err.code);
+      if (err.status === 429) {
+        const seconds = err instanceof TooManyAttempts ? err.retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
+        reply.header("retry-after", String(seconds));
+      }
       const body = errorBody(err.code, err.status, err.hasMessage ? err.message : undefined);
       return reply.status(err.status).send(err.details ? { ...body, ...err.details } : body);
     }
@@ -64,6 +82,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody(ErrorCode.validation, 400, "Invalid characters in the input"));
     }
     if (err.statusCode === 429) {
+      logSecurityEvent(request, 429, ErrorCode.rateLimited);
+      reply.header("retry-after", String(DEFAULT_RETRY_AFTER_SECONDS));
       return reply.status(429).send(errorBody(ErrorCode.rateLimited, 429, "Too many attempts, please wait a minute"));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
@@ -72,4 +92,42 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, "unexpected error");
     return reply.status(500).send(errorBody(ErrorCode.unexpected, 500, "Unexpected error"));
   });
+}
+
+/** The security events of a failed request, by its answer (none for the rest). */
+function securityEvent(status: number, code: number): string | null {
+  if (code === ErrorCode.invalidCredentials) return "password-failed";
+  if (status === 429) return "rate-limited";
+  if (status === 403) return "access-refused";
+  return null;
+}
+
+/** The login a request names: the caller's, or the one a login or forgot-password body carries. */
+function loginOf(request: FastifyRequest): string | undefined {
+  if (request.actor) return request.actor.login;
+  const body = request.body as Record<string, unknown> | undefined;
+  const named = body && typeof body === "object" ? (body.login ?? body.user_login) : undefined;
+  return typeof named === "string" ? named.slice(0, 100) : undefined;
+}
+
+/**
+ * Failed password checks, limits reached and refused roles go to the log with the login and
+ * the client's IP, for an administrator or a fail2ban-style watcher. Never a password, a token
+ * or a query string (which may carry `?token=`): only the route's pattern is written.
+ */
+function logSecurityEvent(request: FastifyRequest, status: number, code: number): void {
+  const event = securityEvent(status, code);
+  if (!event) return;
+  request.log.warn(
+    {
+      event,
+      login: loginOf(request),
+      ip: request.ip,
+      method: request.method,
+      route: request.routeOptions.url ?? request.url.split("?")[0],
+      error_code: code,
+      status,
+    },
+    `security: ${event}`,
+  );
 }

@@ -2,6 +2,7 @@ import { buildApp } from "./app";
 import { createDeps } from "./bootstrap";
 import { ConfigError, loadConfig } from "./config";
 import { DataDirInUseError } from "./db/client";
+import { issuePendingAdminPassword } from "./demo/seed";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
 
 async function main(): Promise<void> {
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
   await app.listen({ port: config.port, host: config.host });
+  // Only now, with the server reachable, is a generated first password worth printing.
+  const adminPassword = await issuePendingAdminPassword(deps.database.db);
   // Not in buildApp: API tests get no timers. NOTIFICATION_JOB=false leaves the jobs (expiry
   // notices, mail sending) to other servers.
   if (config.notificationJob) jobs = startJobRunner(deps, app.log);
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
     `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
     ...seed.lines,
+    ...adminPassword,
     "",
   ];
   console.log(lines.join("\n"));

@@ -66,12 +66,23 @@ export interface TestContext {
 export interface TestOptions {
   env?: Record<string, string>;
   mailer?: Mailer;
+  /** Receives the app's log lines (JSON), e.g. to read the security events. */
+  logStream?: { write(line: string): void };
 }
+
+/** The token secret of every test app: tests sign their own odd tokens with it. */
+export const TEST_SECRET = new TextEncoder().encode("t".repeat(48));
 
 /** A fresh app on a fresh database with an adjustable clock. */
 export async function createTestApp(options: TestOptions = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-test-"));
-  const config: Config = loadConfig({ DATA_DIR: dataDir, LOGIN_RATE_LIMIT: "1000", ...options.env });
+  // Every test file's requests come from one IP: its failure ceiling is lifted unless a test sets it.
+  const config: Config = loadConfig({
+    DATA_DIR: dataDir,
+    LOGIN_RATE_LIMIT: "1000",
+    LOGIN_IP_MAX_FAILURES: "1000",
+    ...options.env,
+  });
   const database = await openTestDatabase();
   await seedReferenceLists(database.db);
   const clock = { now: new Date() };
@@ -79,12 +90,12 @@ export async function createTestApp(options: TestOptions = {}): Promise<TestCont
   const deps: AppDeps = {
     config,
     database,
-    tokens: createTokenService(new TextEncoder().encode("t".repeat(48)), config.tokenLifetimeSeconds, now),
+    tokens: createTokenService(TEST_SECRET, config.tokenLifetimeSeconds, now, config.sessionMaxSeconds),
     mailer: options.mailer ?? createMailer(undefined, config.smtpFrom, () => {}),
     version: { short_hash: "abc1234", date: "2026-11-22T00:00:00Z", version: "0.0.0-test" },
     now,
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, options.logStream ? { logStream: options.logStream } : {});
   await app.ready();
   return {
     app,

@@ -134,7 +134,8 @@ export const ExternalUserParams = z.object({ userId: Id }).strict();
 const adminUsersPost = {
   method: "POST",
   path: "/auth/admin/users",
-  errors: WRITES,
+  // 413: a body beyond the caller's limit (only a superuser may send an import's size).
+  errors: [...WRITES, 413],
   errorBodies: { 400: ImportErrorBody },
   tags: ["administration"],
 } as const;
@@ -166,25 +167,28 @@ const table = {
     response: LoginResponse,
     errors: [400, 401, 429],
     tags: ["auth"],
-    description: "Logs in with login and password: a session token and the user.",
+    description:
+      "Logs in with login and password: a session token and the user. Failed attempts lock the account for a while and, in greater number, the IP: 429 with Retry-After.",
   },
   refresh: {
     method: "POST",
     path: "/auth/refresh",
     query: RefreshQuery,
     response: TokenResponse,
-    errors: LOGGED_IN,
+    errors: [400, 401],
     tags: ["auth"],
-    description: "A new token for a valid one; ?lang= changes the token's language claim.",
+    description:
+      "A new token for a valid one; ?lang= changes the token's language claim. Refused (401/1010) once the session is SESSION_MAX_HOURS old.",
   },
   forgotPassword: {
     method: "POST",
     path: "/auth/forgotpassword",
     body: ForgotPasswordRequest,
     response: ForgotPasswordResponse,
-    errors: [400, 404, 429],
+    errors: [400, 429],
     tags: ["auth"],
-    description: "Informs the administrators of the user's facility; never reveals whether the login exists.",
+    description:
+      "Informs the administrators of the user's facility (or the superusers), after answering: the same answer, at the same speed, whether the login exists or not. 429 with Retry-After beyond LOGIN_RATE_LIMIT a minute.",
   },
   userGet: {
     method: "GET",
@@ -201,9 +205,10 @@ const table = {
     params: UserIdParams,
     body: AccountPatch,
     response: User,
-    errors: WRITES,
+    errors: [...WRITES, 429],
     tags: ["account"],
-    description: "Changes one's own login, e-mail or password.",
+    description:
+      "Changes one's own login, e-mail or password. A wrong old password counts against the login's failure limit, a login in use (400/1001) against a rename limit: 429 with Retry-After.",
   },
   helpRedirectHide: {
     method: "DELETE",
@@ -303,9 +308,10 @@ const table = {
     path: "/help",
     body: HelpRequestCreate,
     response: HelpRequestCreated,
-    errors: AUTHED,
+    errors: [...AUTHED, 429],
     tags: ["help"],
-    description: "Asks the facility for help with a question (one open request per learner and question).",
+    description:
+      "Asks the facility for help with a question (one open request per learner and question); at most 30 calls an hour per learner (429 with Retry-After).",
   },
   helpList: {
     method: "GET",

@@ -9,6 +9,7 @@ export * from "./rules/expiry";
 export * from "./rules/help";
 export * from "./rules/html";
 export * from "./rules/import";
+export * from "./rules/login";
 export * from "./rules/overview";
 export * from "./rules/password";
 export * from "./rules/session";

@@ -29,6 +29,8 @@ export async function assignmentRoutes(app: FastifyInstance): Promise<void> {
     app,
     endpoints.trainingMatrixSave,
     {
+      // A matrix names every training of the catalogue it assigns: more than the default allows.
+      bodyLimit: 1024 * 1024,
       onRequest: authenticate(),
     },
     (request) => saveTrainingMatrix(db, actorOf(request), request.body, app.deps.now()),

@@ -1,4 +1,5 @@
 import { ErrorCode } from "@carecampus/contract";
+import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,9 +10,10 @@ import {
   createUser,
   login,
   PASSWORD,
+  TEST_SECRET,
   type TestContext,
 } from "../../test/helpers";
-import { notifications } from "../db/schema";
+import { notifications, users } from "../db/schema";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -21,6 +23,11 @@ beforeAll(async () => {
   cast = await createCast(ctx);
 });
 afterAll(() => ctx.close());
+
+async function loadUserVersion(id: number): Promise<number> {
+  const [row] = await ctx.deps.database.db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, id));
+  return row?.v ?? 0;
+}
 
 const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: "POST", url, payload: payload as object, headers });
@@ -136,6 +143,57 @@ describe("tokens", () => {
     expect(res.statusCode).toBe(401);
   });
 
+  const signed = (claims: Record<string, unknown>, header: Record<string, unknown> = { alg: "HS256", typ: "JWT" }) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      name: "x",
+      surname: "x",
+      roles: ["superchris"],
+      login: "x",
+      facility: null,
+      lng: "de",
+      ver: 0,
+      auth_time: now,
+      ...claims,
+    })
+      .setProtectedHeader(header as { alg: string })
+      .setIssuedAt(now)
+      .setExpirationTime(now + 300)
+      .sign(TEST_SECRET);
+  };
+
+  const ME = "the superuser's id";
+  it.each([
+    ["a non-numeric sub", { sub: "abc" }, undefined],
+    ["a sub beyond any id", { sub: "99999999999" }, undefined],
+    ["a sub with a fraction", { sub: "1.5" }, undefined],
+    ["no sub", { sub: undefined }, undefined],
+    ["no auth_time", { sub: ME, auth_time: undefined }, undefined],
+    ["the wrong typ", { sub: ME }, { alg: "HS256", typ: "at+jwt" }],
+  ])("refuses a token signed with our secret but with %s: 401, never 500", async (_name, claims, header) => {
+    const sub = claims.sub === ME ? String(cast.users.superchris.id) : claims.sub;
+    const token = await signed({ ...claims, sub }, header);
+    for (const [method, url] of [
+      ["GET", `/api/auth/users/${cast.users.superchris.id}`],
+      ["POST", "/api/auth/refresh"],
+    ] as const) {
+      const res = await ctx.app.inject({ method, url, headers: bearer(token) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error_code).toBe(ErrorCode.sessionExpired);
+    }
+  });
+
+  it("accepts such a token when every claim is right (the cases above differ in one claim only)", async () => {
+    const user = await loadUserVersion(cast.users.superchris.id);
+    const token = await signed({ sub: String(cast.users.superchris.id), ver: user });
+    const res = await ctx.app.inject({
+      method: "GET",
+      url: `/api/auth/users/${cast.users.superchris.id}`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
   it("refuses alg:none", async () => {
     const [, p] = cast.tokens.employee.split(".");
     const header = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
@@ -150,6 +208,7 @@ describe("tokens", () => {
 
   it("refuses a token signed with another secret", async () => {
     const other = await new SignJWT({
+      auth_time: Math.floor(Date.now() / 1000),
       roles: ["superchris"],
       login: "x",
       name: "x",
@@ -188,6 +247,35 @@ describe("tokens", () => {
 });
 
 describe("POST /api/auth/refresh", () => {
+  it("ends a session SESSION_MAX_HOURS after its login, however often it was refreshed", async () => {
+    const long = await createTestApp({ env: { TOKEN_LIFETIME_SECONDS: "86400", SESSION_MAX_HOURS: "12" } });
+    try {
+      const user = await createUser(long, ["employee"], null);
+      const first = await login(long, user.login);
+      const refreshAt = async (hours: number, token: string) => {
+        long.clock.now = new Date(Date.now() + hours * 3_600_000);
+        return long.app.inject({ method: "POST", url: "/api/auth/refresh", headers: bearer(token) });
+      };
+      const at6 = await refreshAt(6, first);
+      expect(at6.statusCode).toBe(200);
+      const second = at6.json().token as string;
+      // The login time travels on in the refreshed token.
+      expect(decode(second).auth_time).toBe(decode(first).auth_time);
+      const at11 = await refreshAt(11.9, second);
+      expect(at11.statusCode).toBe(200);
+      const third = at11.json().token as string;
+      // No token of the session outlives it.
+      expect(decode(third).exp).toBeLessThanOrEqual(decode(first).auth_time + 12 * 3600);
+      const at12 = await refreshAt(12.01, third);
+      expect(at12.statusCode).toBe(401);
+      expect(at12.json().error_code).toBe(ErrorCode.sessionExpired);
+      // A new login starts a new session.
+      expect(decode(await login(long, user.login)).auth_time).toBeGreaterThan(decode(first).auth_time);
+    } finally {
+      await long.close();
+    }
+  });
+
   it("returns a fresh token, with ?lang setting the language claim", async () => {
     const res = await post("/api/auth/refresh?lang=fr", undefined, bearer(cast.tokens.employee));
     expect(res.statusCode).toBe(200);
@@ -208,73 +296,96 @@ describe("POST /api/auth/refresh", () => {
 });
 
 describe("POST /api/auth/forgotpassword", () => {
-  it("informs the administrators of the user's facility", async () => {
+  /** The answer as a client sees it, without what differs per request anyway. */
+  const answer = (res: { statusCode: number; headers: Record<string, unknown>; body: string }) => {
+    const { date: _date, "server-timing": _timing, ...headers } = res.headers;
+    return { status: res.statusCode, headers, body: res.body };
+  };
+  const forUser = (rows: (typeof notifications.$inferSelect)[], userId: number) =>
+    rows.filter((n) => n.userId === userId && n.type === "PASSWORD_RESET_REQUEST");
+
+  it("informs the administrators of the user's facility, after answering", async () => {
     const res = await post("/api/auth/forgotpassword", { user_login: cast.users.employee.login });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ informed: true });
+    await ctx.app.background.idle();
     const rows = await ctx.deps.database.db.select().from(notifications);
-    const forAdmin = rows.filter((n) => n.userId === cast.users.administrator.id);
-    expect(forAdmin).toHaveLength(1);
-    expect(forAdmin[0]?.type).toBe("PASSWORD_RESET_REQUEST");
+    expect(forUser(rows, cast.users.administrator.id)).toHaveLength(1);
     expect(rows.some((n) => n.userId === cast.users.administratorB.id)).toBe(false);
   });
 
-  it("gives an unknown login the same answer", async () => {
-    const res = await post("/api/auth/forgotpassword", { user_login: "does-not-exist" });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ informed: true });
+  it("answers alike for an existing, an unknown, a sole administrator's and the sole superuser's login (never 1016)", async () => {
+    const lonely = await createTestApp();
+    try {
+      const facility = await createFacility(lonely);
+      const superuser = await createUser(lonely, ["superchris"], null);
+      const soleAdmin = await createUser(lonely, ["administrator"], facility.id);
+      const employee = await createUser(lonely, ["employee"], facility.id);
+      const noAdmin = await createFacility(lonely);
+      const orphan = await createUser(lonely, ["employee"], noAdmin.id);
+      const ask = (login: string) =>
+        lonely.app.inject({ method: "POST", url: "/api/auth/forgotpassword", payload: { user_login: login } });
+      const answers = [];
+      for (const login of [employee.login, "nobody-at-all", soleAdmin.login, superuser.login, orphan.login]) {
+        answers.push(answer(await ask(login)));
+      }
+      for (const a of answers) expect(a).toEqual(answers[0]);
+      expect(answers[0]?.status).toBe(200);
+      await lonely.app.background.idle();
+      const rows = await lonely.deps.database.db.select().from(notifications);
+      // The sole administrator's request, and that of a facility without one, reach the superusers.
+      expect(forUser(rows, superuser.id)).toHaveLength(2);
+      expect(forUser(rows, soleAdmin.id)).toHaveLength(1);
+    } finally {
+      await lonely.close();
+    }
   });
 
-  it("answers 1016 when the facility has no administrator", async () => {
-    const f = await createFacility(ctx);
-    const u = await createUser(ctx, ["employee"], f.id);
-    const res = await post("/api/auth/forgotpassword", { user_login: u.login });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ error_code: ErrorCode.adminDoesNotExist });
+  it("logs the request nobody can answer (the sole superuser's) with 1016 for the operator", async () => {
+    const lines: string[] = [];
+    const lonely = await createTestApp({ logStream: { write: (line) => lines.push(line) } });
+    try {
+      const superuser = await createUser(lonely, ["superchris"], null);
+      const res = await lonely.app.inject({
+        method: "POST",
+        url: "/api/auth/forgotpassword",
+        payload: { user_login: superuser.login },
+      });
+      expect(res.statusCode).toBe(200);
+      await lonely.app.background.idle();
+      const events = lines.map((l) => JSON.parse(l)).filter((l) => l.event === "password-reset-unanswered");
+      expect(events).toEqual([
+        expect.objectContaining({ login: superuser.login, error_code: ErrorCode.adminDoesNotExist }),
+      ]);
+    } finally {
+      await lonely.close();
+    }
   });
 
   it("refuses an empty login", async () => {
     expect((await post("/api/auth/forgotpassword", { user_login: "  " })).statusCode).toBe(400);
   });
-});
 
-describe("rate limits", () => {
-  it("limits login attempts per login and answers 429 with the error body", async () => {
+  it("limits requests per IP and per login (LOGIN_RATE_LIMIT a minute), with Retry-After", async () => {
     const limited = await createTestApp({ env: { LOGIN_RATE_LIMIT: "3" } });
     try {
-      const f = await createUser(limited, ["employee"], null);
-      const attempt = (ip: string) =>
+      const ask = (login: string, ip: string) =>
         limited.app.inject({
           method: "POST",
-          url: "/api/auth/login",
-          payload: { login: f.login, password: "x" },
+          url: "/api/auth/forgotpassword",
+          payload: { user_login: login },
           remoteAddress: ip,
         });
-      // Different IPs, same login: the per-login limit catches it.
-      const codes = [];
-      for (let i = 0; i < 4; i++) codes.push((await attempt(`10.0.0.${i + 1}`)).statusCode);
-      expect(codes).toEqual([401, 401, 401, 429]);
-      const res = await attempt("10.0.0.9");
-      expect(res.json()).toMatchObject({ error_code: ErrorCode.rateLimited, status_code: 429 });
-    } finally {
-      await limited.close();
-    }
-  });
-
-  it("limits attempts per IP across logins", async () => {
-    const limited = await createTestApp({ env: { LOGIN_RATE_LIMIT: "3" } });
-    try {
-      const codes = [];
-      for (let i = 0; i < 4; i++) {
-        const res = await limited.app.inject({
-          method: "POST",
-          url: "/api/auth/forgotpassword",
-          payload: { user_login: `someone-${i}` },
-          remoteAddress: "10.1.1.1",
-        });
-        codes.push(res.statusCode);
-      }
-      expect(codes).toEqual([200, 200, 200, 429]);
+      const perIp = [];
+      for (let i = 0; i < 4; i++) perIp.push((await ask(`someone-${i}`, "10.1.1.1")).statusCode);
+      expect(perIp).toEqual([200, 200, 200, 429]);
+      const perLogin = [];
+      for (let i = 0; i < 4; i++) perLogin.push(await ask("the-same-one", `10.2.2.${i + 1}`));
+      expect(perLogin.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
+      const refused = perLogin[3];
+      expect(refused?.json()).toMatchObject({ error_code: ErrorCode.rateLimited, status_code: 429 });
+      expect(Number(refused?.headers["retry-after"])).toBeGreaterThan(0);
+      expect(Number(refused?.headers["retry-after"])).toBeLessThanOrEqual(60);
     } finally {
       await limited.close();
     }

@@ -9,6 +9,8 @@ export type { Actor };
 declare module "fastify" {
   interface FastifyRequest {
     actor: Actor | null;
+    /** Epoch seconds of the login the caller's session began with (token claim auth_time). */
+    authTime: number | null;
   }
 }
 
@@ -23,8 +25,11 @@ function readToken(request: FastifyRequest, allowQuery: boolean): string | undef
 }
 
 export interface GuardOptions {
-  /** The access action whose role rule admits the caller (access/policy.ts). Omit for every logged-in user. */
-  admit?: Action;
+  /**
+   * The access actions whose role rules admit the caller (access/policy.ts), checked in order:
+   * the first refusal answers. Omit for every logged-in user.
+   */
+  admit?: Action | readonly Action[];
   /** Accept `?token=` (ARCHITECTURE decision 9: download and static-file endpoints only). */
   queryToken?: boolean;
 }
@@ -50,8 +55,17 @@ export function authenticate(options: GuardOptions = {}) {
       facilityId: user.facilityId,
       language: claims.lng,
     };
-    if (options.admit) assertMay(request.actor, options.admit);
+    request.authTime = claims.auth_time;
+    for (const action of typeof options.admit === "string" ? [options.admit] : (options.admit ?? [])) {
+      assertMay(request.actor, action);
+    }
   };
+}
+
+/** The login time of the session of a request that passed `authenticate`. */
+export function authTimeOf(request: FastifyRequest): number {
+  if (request.authTime === null) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
+  return request.authTime;
 }
 
 /** The actor of a request that passed `authenticate`. */

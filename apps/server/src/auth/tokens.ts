@@ -14,7 +14,12 @@ export interface TokenSubject {
   facilityId: number | null;
   language: TokenClaims["lng"];
   tokenVersion: number;
+  /** Epoch seconds of the login this session began with (claim auth_time). */
+  authTime: number;
 }
+
+/** Ids are PostgreSQL integers: a larger `sub` names nobody. */
+const MAX_USER_ID = 2_147_483_647;
 
 export interface VerifiedToken extends TokenClaims {
   ver: number;
@@ -26,10 +31,21 @@ export interface TokenService {
   verify(token: string): Promise<VerifiedToken>;
 }
 
-export function createTokenService(secret: Uint8Array, lifetimeSeconds: number, now: () => Date): TokenService {
+/**
+ * HS256 tokens (decision 9). A session has an absolute lifetime: `maxSessionSeconds` after its
+ * login (claim auth_time, carried on by every refresh) no token of it is accepted, however often
+ * it was refreshed.
+ */
+export function createTokenService(
+  secret: Uint8Array,
+  lifetimeSeconds: number,
+  now: () => Date,
+  maxSessionSeconds: number,
+): TokenService {
   return {
     async sign(s) {
       const iat = Math.floor(now().getTime() / 1000);
+      const end = s.authTime + maxSessionSeconds;
       return new SignJWT({
         name: s.name,
         surname: s.surname,
@@ -38,22 +54,31 @@ export function createTokenService(secret: Uint8Array, lifetimeSeconds: number, 
         facility: s.facilityId,
         lng: s.language,
         ver: s.tokenVersion,
+        auth_time: s.authTime,
       })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(String(s.id))
         .setIssuedAt(iat)
-        .setExpirationTime(iat + lifetimeSeconds)
+        .setExpirationTime(Math.min(iat + lifetimeSeconds, end))
         .sign(secret);
     },
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ["HS256"],
+          typ: "JWT",
           currentDate: now(),
-          requiredClaims: ["exp", "sub"],
+          requiredClaims: ["exp", "sub", "auth_time"],
         });
+        // A token of ours has every claim in its form: a `sub` of digits, a numeric version.
         const claims = TokenClaims.safeParse(payload);
-        if (!claims.success || typeof payload.ver !== "number") throw new AppError(ErrorCode.sessionExpired);
+        if (!claims.success || typeof payload.ver !== "number" || Number(claims.data.sub) > MAX_USER_ID) {
+          throw new AppError(ErrorCode.sessionExpired, "Session expired");
+        }
+        const seconds = now().getTime() / 1000;
+        if (seconds - claims.data.auth_time >= maxSessionSeconds) {
+          throw new AppError(ErrorCode.sessionExpired, "Session expired");
+        }
         return { ...claims.data, ver: payload.ver };
       } catch (err) {
         if (err instanceof AppError) throw err;

@@ -44,7 +44,14 @@ describe("certificate PDF", () => {
     const res = await download(`id=${certId}&token=${cast.tokens.employee}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("application/pdf");
-    expect(res.headers["content-disposition"]).toMatch(/filename="Zertifikat-Handehygiene-/);
+    // A download (RFC 6266), named in full in UTF-8, with a transliterated ASCII fallback.
+    const disposition = res.headers["content-disposition"] as string;
+    expect(disposition).toMatch(/^attachment; /);
+    expect(disposition).toMatch(/; filename="?Zertifikat-Haendehygiene-Suekrue-Lukaszewski\.pdf"?;/);
+    expect(disposition).toContain(
+      `filename*=UTF-8''${encodeURIComponent("Zertifikat-Händehygiene-Şükrü-Łukaszewski.pdf")}`,
+    );
+    expect(res.headers["cache-control"]).toBe("private, no-store");
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cc-pdf-")), "c.pdf");
     fs.writeFileSync(file, res.rawPayload);
     const text = execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });

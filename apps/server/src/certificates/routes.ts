@@ -2,6 +2,7 @@ import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
+import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { certificatePdf, getUserProgress } from "./service";
 
@@ -19,7 +20,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       const { pdf, filename } = await certificatePdf(db, actorOf(request), request.query.id, app.deps.config.timeZone);
       return reply
         .type("application/pdf")
-        .header("content-disposition", `inline; filename="${filename}"`)
+        .header("content-disposition", attachment(filename))
         .header("cache-control", "private, no-store")
         .send(Buffer.from(pdf));
     },

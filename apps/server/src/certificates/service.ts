@@ -139,13 +139,18 @@ export async function certificatePdf(
     passive: row.passive,
     zone,
   });
+  // Names keep their letters (the download's filename* carries them; http/attachment.ts spells
+  // an ASCII fallback); only what a file name cannot hold goes.
   const slug = (s: string) =>
-    s
-      .normalize("NFKD")
-      .replace(/[^\w\s-]/g, "")
-      .trim()
-      .replace(/\s+/g, "-")
-      .slice(0, 60);
+    [
+      ...s
+        .normalize("NFC")
+        .replace(/[\p{C}\\/:*?"<>|]/gu, "")
+        .trim()
+        .replace(/\s+/g, "-"),
+    ]
+      .slice(0, 60)
+      .join("");
   return { pdf, filename: `Zertifikat-${slug(row.training)}-${slug(`${row.name}-${row.surname}`)}.pdf` };
 }
 

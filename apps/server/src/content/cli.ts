@@ -1,7 +1,7 @@
 /** npm run content:import -- DIR: validates a content package and imports it (FORMAT.md). */
 import path from "node:path";
 import { loadConfig } from "../config";
-import { openDatabase } from "../db/client";
+import { openConfiguredDatabase } from "../db/client";
 import { ContentError, loadPackage } from "./package";
 import { importPackage } from "./service";
 
@@ -11,11 +11,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const pkg = loadPackage(path.resolve(dir));
   const config = loadConfig();
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: config.databaseUrl ? undefined : config.dataDir,
-    fsync: config.pgliteFsync,
-  });
+  const database = await openConfiguredDatabase(config);
   try {
     const result = await importPackage(database.db, pkg);
     const ms = Math.round(performance.now() - started);

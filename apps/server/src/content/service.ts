@@ -41,7 +41,7 @@ const ANSWER_KEYS = "abcdefghijklmnopqrstuvwxyz";
  * version updates content in place and everyone's progress and certificates stay; items the
  * new version lacks are retired (hidden), never deleted.
  */
-export async function importPackage(db: Db, pkg: ContentPackage): Promise<ImportResult> {
+export async function importPackage(db: Db | Tx, pkg: ContentPackage): Promise<ImportResult> {
   return db.transaction(async (tx) => {
     // One importer at a time, also across processes sharing a PostgreSQL.
     await tx.execute(sql`select pg_advisory_xact_lock(42001)`);

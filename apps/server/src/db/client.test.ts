@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DataDirInUseError, openDatabase } from "./client";
+import { DataDirInUseError, openDatabase, processStartTime } from "./client";
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -34,9 +34,45 @@ describe("PGlite data directory guard", () => {
     const dir = tmp();
     fs.writeFileSync(path.join(dir, "carecampus.lock"), "999999");
     const database = await openDatabase({ pgliteDir: dir, fsync: true });
-    expect(fs.readFileSync(path.join(dir, "carecampus.lock"), "utf8")).toBe(String(process.pid));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "carecampus.lock"), "utf8"))).toEqual({
+      pid: process.pid,
+      start: processStartTime(process.pid),
+    });
     await database.ping();
     await database.close();
     expect(fs.existsSync(path.join(dir, "carecampus.lock"))).toBe(false);
+  });
+
+  it("refuses a directory whose lock names a live process by its pid and start time", async () => {
+    const dir = tmp();
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      const pid = other.pid as number;
+      fs.writeFileSync(path.join(dir, "carecampus.lock"), JSON.stringify({ pid, start: processStartTime(pid) }));
+      await expect(openDatabase({ pgliteDir: dir })).rejects.toBeInstanceOf(DataDirInUseError);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it.each([
+    ["a lock file of this version (another start time)", (pid: number) => JSON.stringify({ pid, start: "1" })],
+    ["an older bare-pid lock file written before that process started", (pid: number) => String(pid)],
+  ])("takes over a stale lock naming a live but unrelated process: %s", async (_name, content) => {
+    const dir = tmp();
+    const unrelated = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      const pid = unrelated.pid as number;
+      const lockFile = path.join(dir, "carecampus.lock");
+      // Left by a CareCampus killed an hour ago; its pid now belongs to another process.
+      fs.writeFileSync(lockFile, content(pid));
+      const anHourAgo = new Date(Date.now() - 3_600_000);
+      fs.utimesSync(lockFile, anHourAgo, anHourAgo);
+      const database = await openDatabase({ pgliteDir: dir });
+      expect(JSON.parse(fs.readFileSync(lockFile, "utf8")).pid).toBe(process.pid);
+      await database.close();
+    } finally {
+      unrelated.kill();
+    }
   });
 });

@@ -1,11 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
+import { loginKey } from "@carecampus/contract";
 import { PGlite } from "@electric-sql/pglite";
+import { eq, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { Config } from "../config";
 import { serverPath } from "../paths";
 import * as schema from "./schema";
 
@@ -31,28 +34,106 @@ const migrationsFolder = serverPath("src/db/migrations");
 export class DataDirInUseError extends Error {}
 
 /**
+ * When a process started, as the kernel counts it (Linux: field 22 of /proc/PID/stat, clock
+ * ticks since boot): with the pid it names one process, since a pid is reused after its owner
+ * ends. Null where there is no /proc (then a lock falls back to the pid alone).
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) is in parentheses and may hold spaces: count from its end.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When a process started, in milliseconds since the epoch: the boot time of /proc/stat plus the
+ * start in clock ticks (USER_HZ, 100 a second on Linux). Null where there is no /proc.
+ */
+function processStartedAt(pid: number): number | null {
+  const ticks = processStartTime(pid);
+  if (ticks === null) return null;
+  try {
+    const boot = /^btime (\d+)$/m.exec(fs.readFileSync("/proc/stat", "utf8"))?.[1];
+    return boot ? (Number(boot) + Number(ticks) / 100) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+interface LockOwner {
+  pid: number;
+  /** processStartTime of the owner when it took the lock; null in a lock file of an older version. */
+  start: string | null;
+  /** When the lock file was written. */
+  writtenAt: number;
+}
+
+function readLockOwner(lockFile: string): LockOwner | null {
+  let text: string;
+  let writtenAt: number;
+  try {
+    text = fs.readFileSync(lockFile, "utf8").trim();
+    writtenAt = fs.statSync(lockFile).mtimeMs;
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as { pid?: unknown; start?: unknown };
+    if (typeof parsed.pid === "number") {
+      return { pid: parsed.pid, start: typeof parsed.start === "string" ? parsed.start : null, writtenAt };
+    }
+  } catch {
+    // A lock file of an older version holds the bare pid.
+  }
+  const pid = Number(text);
+  return Number.isInteger(pid) && pid > 0 ? { pid, start: null, writtenAt } : null;
+}
+
+/**
+ * Is the lock's owner still running? Its pid must be alive and be the same process: the start
+ * time the lock names, or (a bare pid of an older lock file) a process started before the lock
+ * was written. A pid reused by an unrelated process since is no owner.
+ */
+function ownerRuns(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  if (owner.start !== null) {
+    const start = processStartTime(owner.pid);
+    return start === null || start === owner.start;
+  }
+  const startedAt = processStartedAt(owner.pid);
+  // Two seconds of slack: the boot time has whole seconds only.
+  return startedAt === null || startedAt <= owner.writtenAt + 2_000;
+}
+
+/**
  * PGlite has no lock of its own: two processes on one directory corrupt it. A lock file
- * holding the owner's pid refuses a second process; a stale lock (owner gone) is taken over.
+ * naming its owner by pid and start time refuses a second process; a stale lock (owner gone,
+ * or its pid now another process's) is taken over.
  */
 function lockDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true });
   const lockFile = path.join(dir, "carecampus.lock");
+  const me = JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      fs.writeFileSync(lockFile, me, { flag: "wx" });
       return () => {
         try {
-          if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.unlinkSync(lockFile);
+          if (fs.readFileSync(lockFile, "utf8") === me) fs.unlinkSync(lockFile);
         } catch {
           // already gone
         }
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(fs.readFileSync(lockFile, "utf8"));
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      const owner = readLockOwner(lockFile);
+      if (owner && owner.pid !== process.pid && ownerRuns(owner)) {
         throw new DataDirInUseError(
-          `The data directory ${dir} is in use by another CareCampus process (pid ${owner}). ` +
+          `The data directory ${dir} is in use by another CareCampus process (pid ${owner.pid}). ` +
             "Stop that process, use another DATA_DIR, or set DATABASE_URL to share a PostgreSQL server.",
         );
       }
@@ -71,6 +152,22 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Gives every user whose login has characters beyond ASCII the key JavaScript's `loginKey`
+ * writes (migration 0009 could only fold ASCII in SQL without depending on the database's
+ * locale). Touches nothing once every key is right.
+ */
+async function syncLoginKeys(db: Db): Promise<void> {
+  const rows = await db
+    .select({ id: schema.users.id, login: schema.users.login, key: schema.users.loginKey })
+    .from(schema.users)
+    .where(sql`${schema.users.login} !~ '^[ -~]*$'`);
+  for (const row of rows) {
+    const key = loginKey(row.login);
+    if (key !== row.key) await db.update(schema.users).set({ loginKey: key }).where(eq(schema.users.id, row.id));
+  }
+}
+
 export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** PGlite directory; `undefined` keeps the database in memory (tests). */
@@ -81,6 +178,17 @@ export interface OpenOptions {
   pgliteLoadDataDir?: Blob | undefined;
 }
 
+/** The database a configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
+export function openConfiguredDatabase(
+  config: Pick<Config, "databaseUrl" | "dataDir" | "pgliteFsync">,
+): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? undefined : config.dataDir,
+    fsync: config.pgliteFsync,
+  });
+}
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -88,6 +196,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     pool.on("error", () => {});
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
+    await syncLoginKeys(db);
     return {
       db,
       kind: "postgres",
@@ -133,6 +242,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     // On a loaded template this only confirms that every migration is applied.
     await migratePglite(db as never, { migrationsFolder });
+    await syncLoginKeys(db);
     // PGlite has one session, in which advisory locks are re-entrant: the holders in this
     // process are told apart here (no other process can open the same directory).
     const held = new Set<number>();

@@ -44,7 +44,13 @@ export const users = pgTable(
   "users",
   {
     id: serial("id").primaryKey(),
+    /** As the user or an administrator wrote it (NFC); shown. */
     login: text("login").notNull(),
+    /**
+     * The login in the one form it is stored, compared and searched by (contract `loginKey`:
+     * NFKC + a locale-independent lower case), unique. Written by JavaScript, never by lower().
+     */
+    loginKey: text("login_key").notNull(),
     name: text("name").notNull(),
     surname: text("surname").notNull(),
     salutation: text("salutation").notNull().default("-"),
@@ -59,7 +65,7 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("users_login_lower_uq").on(sql`lower(${t.login})`), index("users_facility_idx").on(t.facilityId)],
+  (t) => [uniqueIndex("users_login_key_uq").on(t.loginKey), index("users_facility_idx").on(t.facilityId)],
 );
 
 /** The five roles of ARCHITECTURE decision 1, as rows so a user can hold several. */
@@ -609,3 +615,20 @@ export const calendarFeeds = pgTable("calendar_feeds", {
   secretHash: text("secret_hash").notNull().unique(),
   createdAt: createdAt(),
 });
+
+/**
+ * The counters of the login limits and request limits (auth/limits.ts), in the database so every
+ * server process on it counts together (ARCHITECTURE decision 18). One row per key: a login or a
+ * user ('password:…'), an IP ('ip:…'), or a limited call ('forgot:…', 'help:…'). `hits` counts
+ * within the window that began at `window_start`; `blocked_until` is the end of a lock.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    hits: integer("hits").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+  },
+  (t) => [index("rate_limits_window_start_idx").on(t.windowStart)],
+);

@@ -1,6 +1,6 @@
 import { calendarDay, EVENT_COLOURS, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { calendarEvents, calendarInvitees, facilities, trainings, userRoles, users } from "../db/schema";
 
 /**
@@ -18,7 +18,7 @@ const EVENTS: [string, string, string, string | null, number, number | null, num
 ];
 
 /** Adds the demo dates (demo mode, after the colleagues): every employee of the facility is invited. */
-export async function seedDemoCalendar(db: Db, now: Date, zone: string): Promise<void> {
+export async function seedDemoCalendar(db: Db | Tx, now: Date, zone: string): Promise<void> {
   const keys = [...new Set(EVENTS.map((e) => e[1]))];
   const trainingRows = await db
     .select({ id: trainings.id, key: trainings.key, topicId: trainings.topicId })

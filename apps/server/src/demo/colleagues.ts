@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { addMonths, calendarDay, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { certificates, facilities, helpRequests, questionnaires, questions, trainings } from "../db/schema";
 import { insertUser } from "../users/service";
 import { DEMO_PASSWORD } from "./seed";
@@ -83,7 +83,7 @@ const HELP_REQUESTS: [string, string, string, string, number][] = [
 ];
 
 /** Adds the colleagues (demo mode, after the content import); their logins are not printed. */
-export async function seedDemoColleagues(db: Db, now: Date, zone: string): Promise<void> {
+export async function seedDemoColleagues(db: Db | Tx, now: Date, zone: string): Promise<void> {
   const hash = await hashPassword(DEMO_PASSWORD);
   const keys = [...new Set(COLLEAGUES.flatMap((c) => Object.keys(c.certs)))];
   const known = await db

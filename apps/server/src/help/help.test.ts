@@ -20,6 +20,7 @@ import {
   questions,
   trainings,
 } from "../db/schema";
+import { HELP_REQUESTS_PER_HOUR } from "./service";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -103,14 +104,44 @@ describe("POST /api/help", () => {
     await ctx.deps.database.db.delete(helpRequests).where(eq(helpRequests.questionId, q.q3));
   });
 
-  it.each([[[[["70"]]]], [true], [{ question_id: "1; drop table users" }], [{ question_id: 1, extra: 1 }]])(
-    "refuses a body its schema does not allow (%j) with 400",
-    async (payload) => {
-      const res = await inject("POST", cast.tokens.employee, "/api/help", payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().status_code).toBe(400);
-    },
-  );
+  it.each([
+    [[[["70"]]]],
+    [true],
+    [{ question_id: "1; drop table users" }],
+    [{ question_id: 1, extra: 1 }],
+    // An id is a number as sent: no coercion of arrays, booleans or strings into one.
+    [{ question_id: [[["70"]]] }],
+    [{ question_id: true }],
+    [{ question_id: "70" }],
+  ])("refuses a body its schema does not allow (%j) with 400", async (payload) => {
+    const res = await inject("POST", cast.tokens.employee, "/api/help", payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().status_code).toBe(400);
+  });
+});
+
+describe("POST /api/help limit", () => {
+  it(`takes ${HELP_REQUESTS_PER_HOUR} requests an hour from a learner, then 429 with Retry-After until the hour is over`, async () => {
+    const learner = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const token = await login(ctx, learner.login);
+    const other = await login(ctx, (await createUser(ctx, ["employee"], cast.facilityA.id)).login);
+    try {
+      for (let i = 0; i < HELP_REQUESTS_PER_HOUR; i++) expect((await ask(token, q.q4)).statusCode).toBe(200);
+      const limited = await ask(token, q.q4);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ error_code: ErrorCode.rateLimited, status_code: 429 });
+      const retryAfter = Number(limited.headers["retry-after"]);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+      // Per learner: a colleague still asks.
+      expect((await ask(other, q.q4)).statusCode).toBe(200);
+      ctx.clock.now = new Date(Date.now() + retryAfter * 1000 + 1000);
+      expect((await ask(await login(ctx, learner.login), q.q4)).statusCode).toBe(200);
+    } finally {
+      ctx.clock.now = new Date();
+      await ctx.deps.database.db.delete(helpRequests).where(eq(helpRequests.questionId, q.q4));
+    }
+  });
 });
 
 describe("GET /api/help", () => {

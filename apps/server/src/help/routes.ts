@@ -1,6 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
+import { limitDeps } from "../deps";
 import { route } from "../http/route";
 import {
   createHelpRequest,
@@ -18,7 +19,7 @@ export async function helpRoutes(app: FastifyInstance): Promise<void> {
   const notify = () => ({ db, now: app.deps.now });
 
   route(app, endpoints.helpRequestCreate, { onRequest: authenticate({ admit: "help.ask" }) }, async (request) => ({
-    id: await createHelpRequest(db, actorOf(request), request.body.question_id),
+    id: await createHelpRequest(limitDeps(app.deps), actorOf(request), request.body.question_id),
   }));
 
   route(app, endpoints.helpList, { onRequest: authenticate({ admit: "help.read" }) }, (request) =>

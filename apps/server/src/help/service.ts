@@ -10,6 +10,7 @@ import {
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, decide, facilityScope, notFound } from "../access/policy";
+import { consume } from "../auth/limits";
 import type { Db, Tx } from "../db/client";
 import {
   answers,
@@ -24,7 +25,7 @@ import {
   trainings,
   users,
 } from "../db/schema";
-import type { NotifyDeps } from "../deps";
+import type { LimitDeps, NotifyDeps } from "../deps";
 import { AppError } from "../errors";
 import { enqueueMail, mailQueued } from "../mail/outbox";
 import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
@@ -67,8 +68,13 @@ async function questionContext(db: Db | Tx, questionId: number) {
  * An employee asks for help with a question; staff of the facility see it in /helprequests.
  * One open request per learner and question (decision 19): asking again answers with it.
  */
-export async function createHelpRequest(db: Db, actor: Actor, questionId: number): Promise<number> {
+/** Help requests a learner may send in an hour: each notifies the facility's staff. */
+export const HELP_REQUESTS_PER_HOUR = 30;
+
+export async function createHelpRequest(deps: LimitDeps, actor: Actor, questionId: number): Promise<number> {
   assertMay(actor, "help.ask");
+  await consume(deps, `help:${actor.id}`, HELP_REQUESTS_PER_HOUR, 60 * 60_000);
+  const { db } = deps;
   const q = await questionContext(db, questionId);
   if (!q || q.retired) throw new AppError(ErrorCode.questionNotFound, "Question not found");
   const [row] = await db

@@ -1,3 +1,4 @@
+import { pruneRateLimits } from "../auth/limits";
 import { runCalendarReminders } from "../calendar/reminders";
 import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
@@ -6,18 +7,21 @@ import { runExpiryJob } from "../notifications/expiry-job";
 /**
  * PostgreSQL advisory lock keys of the background jobs, one per job: a job runs in one server
  * at a time however many share the database (ARCHITECTURE decision 18). The 4200x keys below
- * 42005 belong to request-time locks (content import, facilities, users, passive marks).
+ * 42005 belong to request-time locks (first-start seeding 42000, content import, facilities,
+ * users, passive marks).
  */
 export const JOB_LOCKS = {
   certificateExpiry: 42005,
   mailSender: 42006,
   calendarReminders: 42007,
+  rateLimitCleanup: 42008,
 } as const;
 
 export const JOB_NAMES = {
   certificateExpiry: "certificate-expiry",
   mailSender: "mail-sender",
   calendarReminders: "calendar-reminders",
+  rateLimitCleanup: "rate-limit-cleanup",
 } as const;
 
 export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
@@ -89,5 +93,13 @@ export const JOBS: readonly Job[] = [
         );
       }
     },
+  },
+  {
+    name: JOB_NAMES.rateLimitCleanup,
+    // Hourly: the counters of logins and IPs whose windows and locks have long ended.
+    pattern: "17 * * * *",
+    lock: JOB_LOCKS.rateLimitCleanup,
+    run: (deps, now) => pruneRateLimits(deps.database.db, now),
+    report() {},
   },
 ];

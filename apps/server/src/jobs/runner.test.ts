@@ -47,12 +47,18 @@ const manual = { schedule: false, startDelayMs: 3_600_000 };
 describe("the job catalogue", () => {
   it("names every job with its own lock and a valid pattern", () => {
     const names = JOBS.map((j) => j.name);
-    expect(names).toEqual([JOB_NAMES.certificateExpiry, JOB_NAMES.calendarReminders, JOB_NAMES.mailSender]);
+    expect(names).toEqual([
+      JOB_NAMES.certificateExpiry,
+      JOB_NAMES.calendarReminders,
+      JOB_NAMES.mailSender,
+      JOB_NAMES.rateLimitCleanup,
+    ]);
     expect(new Set(JOBS.map((j) => j.lock)).size).toBe(JOBS.length);
     expect(JOBS.map((j) => j.lock)).toEqual([
       JOB_LOCKS.certificateExpiry,
       JOB_LOCKS.calendarReminders,
       JOB_LOCKS.mailSender,
+      JOB_LOCKS.rateLimitCleanup,
     ]);
   });
 });

@@ -241,6 +241,8 @@ describe("the mail outbox", () => {
       payload: { user_login: cast.users.employee.login },
     });
     expect(res.statusCode).toBe(200);
+    // The administrators are informed after the answer.
+    await ctx.app.background.idle();
     const [mail] = await db.select().from(mailOutbox);
     expect(mail).toMatchObject({ recipients: ["chef@example.org"], status: "pending" });
     expect(mail?.subject).toBe(`CareCampus\u00a0: ${cast.users.employee.login} a oublié son mot de passe`);

@@ -2,6 +2,7 @@ import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
+import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { exportOverview, getTopicOverview, markPassiveTraining } from "./service";
 
@@ -47,10 +48,7 @@ export async function overviewRoutes(app: FastifyInstance): Promise<void> {
       );
       return reply
         .type("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-        .header(
-          "content-disposition",
-          `attachment; filename="${filename.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-        )
+        .header("content-disposition", attachment(filename))
         .header("cache-control", "private, no-store")
         .send(stream);
     },

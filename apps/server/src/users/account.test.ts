@@ -58,15 +58,19 @@ describe("GET /api/auth/users/{id}", () => {
 });
 
 describe("PATCH /api/auth/users/{id}", () => {
-  it("changes the username and refuses one in use (1001, case-insensitive)", async () => {
+  it("changes the username and refuses one in use like any validation error (400/1001, case-insensitive)", async () => {
     const u = await createUser(ctx, ["employee"], cast.facilityA.id);
     const token = await login(ctx, u.login);
     const taken = await call("PATCH", `/api/auth/users/${u.id}`, token, {
       property: "login",
       value: { value: cast.users.supervisor.login.toUpperCase() },
     });
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json().error_code).toBe(ErrorCode.loginInUse);
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json()).toEqual({
+      error_code: ErrorCode.loginInUse,
+      message: "Username already in use",
+      status_code: 400,
+    });
     const ok = await call("PATCH", `/api/auth/users/${u.id}`, token, {
       property: "login",
       value: { value: `renamed-${u.id}` },

@@ -2,6 +2,7 @@ import { endpoints, IMPORT_MAX_ROWS, sharedRoutes } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
+import { BODY_LIMIT, smallBodyUnless } from "../http/body-limit";
 import { route } from "../http/route";
 import { createUserByAdmin, deleteUserByAdmin, getAdminUser, listUsers, updateUserByAdmin } from "./admin-service";
 import { importUsers } from "./import-service";
@@ -29,13 +30,17 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // One path, two calls (spec §7): an object creates a user, an array imports users (CSV).
+  // Authorised before the body is read: a role that may not create users is refused at once,
+  // and only a role that may import gets the import's size; the rest get the default limit.
   route(
     app,
     sharedRoutes.adminUsersPost,
     {
       // ~200 bytes a row; the largest import allowed fits.
       bodyLimit: IMPORT_MAX_ROWS * 1024,
-      onRequest: authenticate(),
+      // As the services would answer: 1015 for a learner, then 403 for staff who may not create users.
+      onRequest: authenticate({ admit: ["users.list", "users.create"] }),
+      preParsing: smallBodyUnless("users.import", BODY_LIMIT),
     },
     (request) => {
       const { body, query } = request;

@@ -4,12 +4,13 @@ import {
   ErrorCode,
   facilityRequirement,
   isValidPassword,
+  loginKey,
   normaliseRoles,
   type Role,
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
-import { and, asc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
@@ -41,7 +42,9 @@ export async function listUsers(db: Db, actor: Actor, query: string | undefined)
   const conditions = [userScope(actor)];
   for (const w of words) {
     const pattern = `%${escapeLike(w)}%`;
-    conditions.push(or(ilike(users.name, pattern), ilike(users.surname, pattern), ilike(users.login, pattern)));
+    // Logins are searched in their one normalised form (contract loginKey), names as written.
+    const loginPattern = `%${escapeLike(loginKey(w))}%`;
+    conditions.push(or(ilike(users.name, pattern), ilike(users.surname, pattern), like(users.loginKey, loginPattern)));
   }
   const where = and(...conditions.filter((c): c is SQL => c !== undefined));
   const [rows, [count]] = await Promise.all([
@@ -225,7 +228,7 @@ export async function updateUserByAdmin(
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.surname !== undefined ? { surname: patch.surname } : {}),
-        ...(patch.login !== undefined ? { login: patch.login } : {}),
+        ...(patch.login !== undefined ? { login: patch.login, loginKey: loginKey(patch.login) } : {}),
         ...(patch.salutation !== undefined ? { salutation: patch.salutation } : {}),
         ...(patch.email !== undefined ? { email: patch.email || null } : {}),
         ...(hash !== undefined ? { passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1` } : {}),

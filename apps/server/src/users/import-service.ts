@@ -5,6 +5,7 @@ import {
   type ImportResult,
   type ImportRow,
   importKey,
+  loginKey,
   type Role,
 } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
@@ -89,14 +90,15 @@ async function loadLookup(db: Db | Tx): Promise<Lookup> {
 }
 
 /**
- * The users the file's logins already name. Both sides are lower-cased by the database (its
- * rules differ from JavaScript's for e.g. Turkish İ), and the answer is keyed by the file's logins.
+ * The users the file's logins already name, matched on the stored login key (one
+ * normalisation in JavaScript, never the database's locale-dependent lower()); the answer is
+ * keyed by `loginKey` of the file's logins.
  */
 async function loadExisting(db: Db | Tx, logins: string[]): Promise<Map<string, ExistingUser>> {
   const found = new Map<string, ExistingUser>();
   for (const part of chunks(logins)) {
     const list = sql.join(
-      part.map((l) => sql`${l}`),
+      part.map((l) => sql`${loginKey(l)}`),
       sql`, `,
     );
     const rows = await db
@@ -115,11 +117,11 @@ async function loadExisting(db: Db | Tx, logins: string[]): Promise<Map<string, 
         >`(select array_agg(uq."qualification_id") from "user_qualifications" uq where uq."user_id" = "users"."id")`,
       })
       .from(users)
-      .innerJoin(sql`unnest(array[${list}]::text[]) as f(login)`, sql`lower(${users.login}) = lower(f.login)`);
+      .innerJoin(sql`unnest(array[${list}]::text[]) as f(login)`, sql`${users.loginKey} = f.login`);
     for (const r of rows) {
-      found.set(importKey(r.fileLogin), {
+      found.set(r.fileLogin, {
         ...r,
-        key: importKey(r.fileLogin),
+        key: r.fileLogin,
         roles: r.roles ?? [],
         activities: r.activities ?? [],
         qualifications: r.qualifications ?? [],
@@ -155,7 +157,7 @@ async function planImport(
     employees,
   );
   rows.forEach((r, row) => {
-    const key = importKey(r.login);
+    const key = loginKey(r.login);
     if (existing.has(key) && !employees.has(key))
       problems.push({ row, field: "login", code: "loginInUse", value: r.login });
   });
@@ -175,7 +177,7 @@ async function planImport(
       activityIds: ids(r.activities, lookup.activities),
       qualificationIds: ids(r.qualifications, lookup.qualifications),
     };
-    const current = existing.get(importKey(r.login));
+    const current = existing.get(loginKey(r.login));
     if (!current) return { kind: "create", row, values };
     const same =
       current.name === values.name &&
@@ -240,6 +242,7 @@ async function writePlan(tx: Tx, plan: Plan, hashes: Map<number, string>, now: D
       .values(
         part.map((a) => ({
           login: a.values.login,
+          loginKey: loginKey(a.values.login),
           name: a.values.name,
           surname: a.values.surname,
           facilityId: a.values.facilityId,
@@ -247,8 +250,8 @@ async function writePlan(tx: Tx, plan: Plan, hashes: Map<number, string>, now: D
         })),
       )
       .returning({ id: users.id, login: users.login });
-    const idOf = new Map(inserted.map((u) => [importKey(u.login), u.id]));
-    const withIds = part.map((a) => ({ id: idOf.get(importKey(a.values.login)) as number, values: a.values }));
+    const idOf = new Map(inserted.map((u) => [loginKey(u.login), u.id]));
+    const withIds = part.map((a) => ({ id: idOf.get(loginKey(a.values.login)) as number, values: a.values }));
     await tx.insert(userRoles).values(withIds.map((u) => ({ userId: u.id, role: "employee" as const })));
     await tx.insert(preferences).values(withIds.map((u) => ({ userId: u.id })));
     await insertLists(tx, withIds);

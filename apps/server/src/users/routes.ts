@@ -1,6 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
+import { limitDeps } from "../deps";
 import { route } from "../http/route";
 import { changeOwnAccount, getVisibleUser, hideHelpRedirect } from "./service";
 
@@ -22,7 +23,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => changeOwnAccount(db, actorOf(request), request.params.id, request.body),
+    (request) => changeOwnAccount(limitDeps(app.deps), actorOf(request), request.params.id, request.body, request.ip),
   );
 
   route(

@@ -1,10 +1,13 @@
+import crypto from "node:crypto";
 import {
   type AccountPatch,
   type AdminUser,
   Avatar,
   ErrorCode,
+  generatePassword,
   isValidPassword,
   Language,
+  loginKey,
   ROLES,
   type Role,
   type Salutation,
@@ -13,9 +16,11 @@ import {
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { beginAttempt, clearPasswordFailures, passwordKey, renameKey } from "../auth/limits";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
+import type { LimitDeps } from "../deps";
 import { AppError } from "../errors";
 
 // Correlated subqueries are written with aliases: drizzle leaves columns unqualified inside sql templates.
@@ -52,11 +57,12 @@ export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionU
   return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
 }
 
+/** The user a login names, by the one normalisation of logins (contract `loginKey`). */
 export async function findUserByLogin(db: Db | Tx, login: string) {
   const rows = await db
     .select({ id: users.id, passwordHash: users.passwordHash, facilityId: users.facilityId })
     .from(users)
-    .where(eq(sql`lower(${users.login})`, login.normalize("NFC").trim().toLowerCase()))
+    .where(eq(users.loginKey, loginKey(login)))
     .limit(1);
   return rows[0];
 }
@@ -170,6 +176,7 @@ export async function insertUser(tx: Db | Tx, u: NewUser, passwordHash?: string)
     .insert(users)
     .values({
       login: u.login,
+      loginKey: loginKey(u.login),
       name: u.name,
       surname: u.surname,
       salutation: u.salutation ?? "-",
@@ -194,36 +201,54 @@ export async function insertUser(tx: Db | Tx, u: NewUser, passwordHash?: string)
 }
 
 export async function isLoginTaken(db: Db | Tx, login: string, exceptUserId?: number): Promise<boolean> {
-  const lower = eq(sql`lower(${users.login})`, login.toLowerCase());
+  const same = eq(users.loginKey, loginKey(login));
   const rows = await db
     .select({ id: users.id })
     .from(users)
-    .where(exceptUserId === undefined ? lower : and(lower, ne(users.id, exceptUserId)))
+    .where(exceptUserId === undefined ? same : and(same, ne(users.id, exceptUserId)))
     .limit(1);
   return rows.length > 0;
 }
 
-/** The account changes of spec §7 PATCH /auth/users/{id}: login, e-mail or password. */
-export async function changeAccount(db: Db, userId: number, patch: AccountPatch): Promise<void> {
+/**
+ * The account changes of spec §7 PATCH /auth/users/{id}: login, e-mail or password. The old
+ * password is checked under the same failure limit as a login (one counter per account), so a
+ * session token alone cannot guess its way to the password; a rename to a login in use is a
+ * validation error (400/1001) counted like a failed login, since it tells that the login exists.
+ */
+export async function changeAccount(deps: LimitDeps, userId: number, patch: AccountPatch, ip: string): Promise<void> {
+  const { db } = deps;
   switch (patch.property) {
     case "login": {
       const login = patch.value.value;
-      await db.transaction(async (tx) => {
-        if (await isLoginTaken(tx, login, userId)) throw new AppError(ErrorCode.loginInUse, "Username already in use");
-        await tx.update(users).set({ login, updatedAt: new Date() }).where(eq(users.id, userId));
+      const attempt = await beginAttempt(deps, renameKey(userId), ip, "refund");
+      const renamed = await db.transaction(async (tx) => {
+        if (await isLoginTaken(tx, login, userId)) return false;
+        await tx
+          .update(users)
+          .set({ login, loginKey: loginKey(login), updatedAt: deps.now() })
+          .where(eq(users.id, userId));
+        return true;
       });
+      if (!renamed) throw new AppError(ErrorCode.loginInUse, "Username already in use", 400);
+      await attempt.succeeded();
       return;
     }
     case "email":
-      await db.update(users).set({ email: patch.value.value, updatedAt: new Date() }).where(eq(users.id, userId));
+      await db.update(users).set({ email: patch.value.value, updatedAt: deps.now() }).where(eq(users.id, userId));
       return;
     case "password": {
       const { password, new_password } = patch.value;
-      const rows = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+      const rows = await db
+        .select({ hash: users.passwordHash, login: users.login })
+        .from(users)
+        .where(eq(users.id, userId));
+      const attempt = await beginAttempt(deps, passwordKey(userId, rows[0]?.login ?? ""), ip);
       if (!(await verifyPassword(rows[0]?.hash, password))) {
         // 400, not 401: a wrong old password must not end the session in the client.
         throw new AppError(ErrorCode.invalidCredentials, "The current password is wrong", 400);
       }
+      await attempt.succeeded();
       if (!isValidPassword(new_password)) {
         throw new AppError(ErrorCode.validation, "The new password does not meet the password rules");
       }
@@ -231,7 +256,7 @@ export async function changeAccount(db: Db, userId: number, patch: AccountPatch)
       // Raising token_version ends every session of this user: they log in again.
       await db
         .update(users)
-        .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+        .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: deps.now() })
         .where(eq(users.id, userId));
       return;
     }
@@ -239,12 +264,39 @@ export async function changeAccount(db: Db, userId: number, patch: AccountPatch)
 }
 
 /** PATCH /auth/users/{id}: only the user themselves (or a superuser) changes an account. */
-export async function changeOwnAccount(db: Db, actor: Actor, userId: number, patch: AccountPatch): Promise<User> {
+export async function changeOwnAccount(
+  deps: LimitDeps,
+  actor: Actor,
+  userId: number,
+  patch: AccountPatch,
+  ip: string,
+): Promise<User> {
   assertMay(actor, "user.account", { id: userId });
-  await changeAccount(db, userId, patch);
-  const user = await getUser(db, userId);
+  await changeAccount(deps, userId, patch, ip);
+  const user = await getUser(deps.db, userId);
   if (!user) throw notFound("user.account");
   return user;
+}
+
+/**
+ * Gives a user a new generated password (a first superuser after start, or
+ * `npm run admin:reset-password`): their sessions end and their failed-login lock is lifted.
+ * The login and the password, or undefined for an unknown user.
+ */
+export async function setGeneratedPassword(
+  db: Db | Tx,
+  userId: number,
+): Promise<{ login: string; password: string } | undefined> {
+  const password = generatePassword((n) => crypto.randomInt(n));
+  const hash = await hashPassword(password);
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id, login: users.login });
+  if (!row) return undefined;
+  await clearPasswordFailures(db, row.id);
+  return { login: row.login, password };
 }
 
 export async function hideHelpRedirect(db: Db, userId: number): Promise<void> {

@@ -38,3 +38,19 @@ export const { call, authedUrl, authedHref } = createCaller({
   onSessionEnd: () => sessionStore.clear(),
   onError: showError,
 });
+
+/**
+ * The props of a link to a download that carries the session's token in its query (decision
+ * 9). Tokens are refreshed every few minutes, so the address is made again at the click: a
+ * page left open does not open a link with an expired token (which would show raw JSON).
+ */
+export function freshLink(makeUrl: () => string): {
+  href: string;
+  onClick: (e: React.MouseEvent<HTMLAnchorElement>) => void;
+  onAuxClick: (e: React.MouseEvent<HTMLAnchorElement>) => void;
+} {
+  const renew = (e: React.MouseEvent<HTMLAnchorElement>) => {
+    e.currentTarget.href = makeUrl();
+  };
+  return { href: makeUrl(), onClick: renew, onAuxClick: renew };
+}

@@ -2,7 +2,7 @@ import { type CertificateRef, type ExpiryColour, endpoints, expiryColour, format
 import { Badge, Tooltip } from "@mantine/core";
 import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { authedUrl } from "../api/client";
+import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
 
 export const EXPIRY_COLOURS = { red: "red", orange: "orange", yellow: "yellow", green: "teal" } as const;
@@ -33,11 +33,12 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
   const zone = settings["time-zone"];
   const colour = expiryColour(certificate.expires_at, new Date(), zone);
   const date = formatShortDate(certificate.expires_at, zone);
+  const link = freshLink(() => authedUrl(endpoints.certificatePdf, { query: { id: certificate.id } }));
   return (
     <Tooltip label={`${t(`expiry.${colour}`)} – ${t("training.download")}`}>
       <Badge
         component="a"
-        href={authedUrl(endpoints.certificatePdf, { query: { id: certificate.id } })}
+        {...link}
         target="_blank"
         rel="noopener"
         size={size}
@@ -45,7 +46,11 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
         leftSection={<IconCertificate size={14} />}
         style={{ cursor: "pointer" }}
         aria-label={`${t("training.download")}: ${t("training.validUntil", { date })}`}
-        onClick={(e) => e.stopPropagation()}
+        onClick={(e: React.MouseEvent<HTMLAnchorElement>) => {
+          // Inside a card that is a link itself: only the certificate opens.
+          e.stopPropagation();
+          link.onClick(e);
+        }}
         data-colour={colour}
       >
         {date}

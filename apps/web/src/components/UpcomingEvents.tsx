@@ -3,7 +3,7 @@ import { ActionIcon, Group, Paper, Stack, Text, Title, Tooltip } from "@mantine/
 import { IconCalendarEvent, IconDownload } from "@tabler/icons-react";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { authedUrl } from "../api/client";
+import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
 import { useMyEvents } from "../queries/calendar";
 
@@ -57,7 +57,7 @@ export function UpcomingEvents({ limit = 3 }: { limit?: number }) {
             <Tooltip label={t("calendar.ics")}>
               <ActionIcon
                 component="a"
-                href={authedUrl(endpoints.calendarIcs, { params: { id: e.ID } })}
+                {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: e.ID } }))}
                 download={`event-${e.ID}.ics`}
                 variant="subtle"
                 size="lg"

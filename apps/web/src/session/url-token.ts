@@ -1,5 +1,6 @@
 import { endpoints } from "@carecampus/contract";
 import { call } from "../api/client";
+import i18n from "../i18n";
 import { decodeClaims, sessionStore } from "./store";
 
 /**
@@ -15,7 +16,13 @@ export async function consumeUrlToken(): Promise<boolean> {
   if (claims?.sub) {
     try {
       const user = await call(endpoints.userGet, { params: { id: Number(claims.sub) }, token, silent: true });
-      sessionStore.login(token, user);
+      // A link must not silently put someone else in the place of whoever is logged in here.
+      const current = sessionStore.get().session?.user;
+      const switching = current !== undefined && current.id !== user.id;
+      const name = (u: { name: string; surname: string }) => `${u.name} ${u.surname}`;
+      if (!switching || window.confirm(i18n.t("session.switchUser", { current: name(current), next: name(user) }))) {
+        sessionStore.login(token, user);
+      }
     } catch {
       // an unusable token simply does not log in
     }

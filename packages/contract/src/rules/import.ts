@@ -1,3 +1,4 @@
+import { loginKey } from "./login";
 import { passwordProblems } from "./password";
 
 /** The header fields a user CSV must carry (spec §5), in the order a template lists them. */
@@ -60,7 +61,7 @@ export const importKey = (name: string) => name.normalize("NFC").trim().toLocale
 /**
  * Every problem the rows have that can be seen without the database's users: empty fields,
  * logins with spaces or twice in the file, unknown names, passwords breaking the rule.
- * `existingLogins` (lower-cased) tells which rows update a user and may leave the password empty.
+ * `existingLogins` (as `loginKey` writes them) tells which rows update a user and may leave the password empty.
  */
 export function checkImportRows(
   rows: readonly ImportRow[],
@@ -76,7 +77,7 @@ export function checkImportRows(
     for (const field of ["surname", "name", "login", "facility"] as const) {
       if (r[field].trim() === "") problems.push({ row, field, code: "required" });
     }
-    const login = importKey(r.login);
+    const login = loginKey(r.login);
     if (/\s/.test(r.login.trim())) problems.push({ row, field: "login", code: "spaces", value: r.login });
     if (login !== "") {
       const first = firstRowOfLogin.get(login);

@@ -7,10 +7,13 @@ import { Id, noNul, RequiredText } from "./common";
 export const Salutation = z.enum(["Mr", "Ms", "-"]);
 export type Salutation = z.infer<typeof Salutation>;
 
-/** Claims of the session token (spec §3). */
+/** Claims of the session token (spec §3), plus `auth_time`: when the session's login happened. */
 export const TokenClaims = z.object({
   exp: z.number(),
-  sub: z.string(),
+  /** The user's id, as JWT wants it: a string, here always of digits. */
+  sub: z.string().regex(/^[1-9][0-9]{0,9}$/),
+  /** Epoch seconds of the login the session started with; refreshes carry it on (absolute lifetime). */
+  auth_time: z.number().int().nonnegative(),
   name: z.string(),
   surname: z.string(),
   roles: z.array(Role),

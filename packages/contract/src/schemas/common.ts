@@ -2,6 +2,8 @@ import { z } from "zod";
 import { NotificationType } from "../messages";
 
 export const Id = z.coerce.number().int().positive().max(2_147_483_647);
+/** An id inside a JSON body: a number as sent, never coerced (`true` or `[["70"]]` are not ids). */
+export const BodyId = z.number().int().positive().max(2_147_483_647);
 export const IdParams = z.object({ id: Id }).strict();
 
 export const HealthResponse = z.object({ status: z.literal("ok") }).meta({ id: "Health" });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { QuizFinishedLinkText, QuizFinishedMessage } from "../messages";
-import { Id } from "./common";
+import { BodyId, Id } from "./common";
 
 export const CertificateRef = z
   .object({
@@ -178,5 +178,5 @@ export const UserProgress = z
 export type UserProgress = z.infer<typeof UserProgress>;
 
 export const ContentVersion = z.object({ version: z.string().nullable() }).meta({ id: "ContentVersion" });
-export const HelpRequestCreate = z.object({ question_id: Id }).strict().meta({ id: "HelpRequestCreate" });
+export const HelpRequestCreate = z.object({ question_id: BodyId }).strict().meta({ id: "HelpRequestCreate" });
 export const HelpRequestCreated = z.object({ id: z.number().int() }).meta({ id: "HelpRequestCreated" });

@@ -27,7 +27,7 @@ import "dayjs/locale/fr";
 import "dayjs/locale/pt-br";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { authedUrl, call, showSuccess } from "../../api/client";
+import { authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { useCatalogue, useFacilities } from "../../queries/admin";
@@ -302,7 +302,7 @@ function EventForm({
           {detail?.Started && canEdit && <Attendance event={detail} onSaved={onChanged} />}
           {detail && (
             <Anchor
-              href={authedUrl(endpoints.calendarIcs, { params: { id: detail.ID } })}
+              {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: detail.ID } }))}
               download={`event-${detail.ID}.ics`}
               size="sm"
               style={{ display: "inline-flex", alignItems: "center", gap: 4 }}

@@ -25,7 +25,7 @@ import confetti from "canvas-confetti";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { authedHref, authedUrl, call, showSuccess } from "../../api/client";
+import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { invalidateLearning } from "../../queries/learning";
@@ -326,7 +326,7 @@ export default function QuizPage() {
         <Stack align="center" gap="sm">
           {link &&
             (link.href.startsWith("/api/") ? (
-              <Button component="a" href={authedHref(link.href)} target="_blank" rel="noopener">
+              <Button component="a" {...freshLink(() => authedHref(link.href))} target="_blank" rel="noopener">
                 {t(link.text)}
               </Button>
             ) : (

@@ -24,7 +24,7 @@ import {
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { authedUrl } from "../../api/client";
+import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { ExpiryBadge, NO_CERTIFICATE_COLOUR } from "../../components/ExpiryBadge";
@@ -105,7 +105,7 @@ function NextDate({ trainingId }: { trainingId: number }) {
       </Text>
       <Anchor
         size="sm"
-        href={authedUrl(endpoints.calendarIcs, { params: { id: next.ID } })}
+        {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: next.ID } }))}
         download={`event-${next.ID}.ics`}
       >
         {t("calendar.ics")}

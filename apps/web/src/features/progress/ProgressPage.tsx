@@ -17,7 +17,7 @@ import {
 import { IconAdjustments, IconFileSpreadsheet, IconInfoCircle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { authedUrl } from "../../api/client";
+import { authedUrl, freshLink } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { TrainingSelection } from "../../components/TrainingSelection";
 import { useCatalogue, useFacilities } from "../../queries/admin";
@@ -50,7 +50,9 @@ export default function ProgressPage() {
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));
   const trainings = (overview.data?.trainings ?? []).filter((tr) => !hidden.has(tr.id));
 
-  const exportUrl = authedUrl(endpoints.overviewExport, { query: { facilityName: facility || undefined } });
+  const exportLink = freshLink(() =>
+    authedUrl(endpoints.overviewExport, { query: { facilityName: facility || undefined } }),
+  );
 
   if (catalogue.isPending) return <Skeleton h={400} />;
 
@@ -76,7 +78,7 @@ export default function ProgressPage() {
                 </Button>
                 <Button
                   component="a"
-                  href={exportUrl}
+                  {...exportLink}
                   download
                   variant="light"
                   leftSection={<IconFileSpreadsheet size={16} />}
