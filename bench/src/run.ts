@@ -3,7 +3,8 @@
  * DATABASE_URL is set) on PostgreSQL, and loads each endpoint with autocannon. Prints req/s,
  * p50 and p99 per endpoint and its throughput relative to /api/health in the same run.
  * Then times CSV imports of BENCH_IMPORT_SIZES users (1000,10000), and the progress overview
- * and xlsx export on a dataset of 50 facilities and 10 000 learners (BENCH_OVERVIEW=false skips).
+ * and xlsx export on a dataset of 50 facilities and 10 000 learners (BENCH_OVERVIEW=false skips),
+ * and the wiki search over BENCH_WIKI_PAGES (1000) pages. BENCH_ONLY=overview|wiki runs one part.
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
 import fs from "node:fs";
@@ -24,6 +25,7 @@ import { benchImport, printImports } from "./import";
 import { benchOverview, generateOverviewDataset } from "./overview";
 import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
 import { startServer, stopServer } from "./server";
+import { benchWikiSearch, generateWikiDataset } from "./wiki";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FACILITIES = Number(process.env.BENCH_FACILITIES ?? 10);
@@ -217,10 +219,22 @@ async function overview(label: string, url: string | undefined, port: number): P
   );
 }
 
-const withOverview = process.env.BENCH_OVERVIEW !== "false";
-if (process.env.BENCH_ONLY !== "overview") await onPglite();
+async function wiki(label: string, url: string | undefined, port: number): Promise<void> {
+  await withFreshDatabase(url, "carecampus_bench_wiki", generateWikiDataset, (env) =>
+    benchWikiSearch(label, port, env),
+  );
+}
+
+/** BENCH_ONLY=overview or =wiki runs that part alone. */
+const only = process.env.BENCH_ONLY;
+const withOverview = process.env.BENCH_OVERVIEW !== "false" && (!only || only === "overview");
+const withEndpoints = !only;
+const withWiki = !only || only === "wiki";
+if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
+if (withWiki) await wiki("PGlite", undefined, 3905);
 if (process.env.DATABASE_URL) {
-  if (process.env.BENCH_ONLY !== "overview") await onPostgres(process.env.DATABASE_URL);
+  if (withEndpoints) await onPostgres(process.env.DATABASE_URL);
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
+  if (withWiki) await wiki("PostgreSQL", process.env.DATABASE_URL, 3906);
 } else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");

@@ -31,6 +31,7 @@ import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
 import { registerSpa } from "./web/spa";
+import { wikiRoutes } from "./wiki/routes";
 
 export type { AppDeps };
 
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(additionalQualificationRoutes);
       await api.register(overviewRoutes);
       await api.register(calendarRoutes);
+      await api.register(wikiRoutes);
     },
     { prefix: "/api" },
   );

@@ -9,6 +9,7 @@ import { type Db, openConfiguredDatabase } from "./db/client";
 import { seedDemoCalendar } from "./demo/calendar";
 import { seedDemoColleagues } from "./demo/colleagues";
 import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
+import { seedDemoWiki } from "./demo/wiki";
 import { createMailer } from "./mail/mailer";
 import { serverPath } from "./paths";
 import { readVersion } from "./system/version";
@@ -37,9 +38,9 @@ export async function seedFirstStart(
     await afterStep("users");
     // A first start gets the demo content package (ARCHITECTURE decision 13).
     if ((await currentContentVersion(tx)) === null && fs.existsSync(DEMO_CONTENT)) {
-      const result = await importPackage(tx, loadPackage(DEMO_CONTENT));
+      const result = await importPackage(tx, loadPackage(DEMO_CONTENT), now);
       seed.lines.push(
-        `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings.`,
+        `Imported the demo content ${result.version}: ${result.topics} topics, ${result.trainings} trainings, ${result.wikiPages} wiki pages.`,
       );
     }
     await afterStep("content");
@@ -48,6 +49,7 @@ export async function seedFirstStart(
       seed.lines.push(...(await seedDemoCertificates(tx, now, config.timeZone)));
       await seedDemoColleagues(tx, now, config.timeZone);
       await seedDemoCalendar(tx, now, config.timeZone);
+      await seedDemoWiki(tx, now);
       seed.lines.push(
         "Demo colleagues: 5 in Haus Sonnenhof, 3 in Haus Lindenhof, with certificates in every state and open help requests; training dates in the calendar.",
       );

@@ -23,4 +23,5 @@ export * from "./schemas/help";
 export * from "./schemas/learning";
 export * from "./schemas/overview";
 export * from "./schemas/preferences";
+export * from "./schemas/wiki";
 export * from "./settings";

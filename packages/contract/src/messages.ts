@@ -19,6 +19,8 @@ export const NotificationMessageKey = {
    * YYYY-MM-DD), allDay ("true" | "false"), location, eventId, topicId, trainingId
    */
   calendarReminder: "notifications.calendarReminder",
+  /** values: title, topic (slug), slug, revision, by — a wiki page waits for the read confirmation */
+  wikiConfirmReminder: "notifications.wikiConfirmReminder",
 } as const;
 export type NotificationMessageKey = (typeof NotificationMessageKey)[keyof typeof NotificationMessageKey];
 
@@ -40,6 +42,8 @@ export const notificationCatalogue = {
   PASSWORD_RESET_REQUEST: [NotificationMessageKey.passwordReset],
   /** A reply of staff to the learner's help request (issue 'Help requests answered'). */
   HELP_REQUEST_REPLY: [NotificationMessageKey.helpReply],
+  /** Staff remind who has not confirmed a wiki page's released version (issue 'Wiki'). */
+  WIKI_CONFIRMATION_REMINDER: [NotificationMessageKey.wikiConfirmReminder],
 } as const satisfies Record<string, readonly NotificationMessageKey[]>;
 
 export const NotificationType = z.enum(

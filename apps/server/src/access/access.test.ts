@@ -69,6 +69,11 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["calendar.read",             A, A,       A, A,       A, N,       A, N,       F, F],
   ["calendar.plan",             A, A,       A, A,       A, N,       A, N,       F, F],
   ["tutorial.admin",            A, A,       A, A,       A, A,       A, A,       F, F],
+  ["wiki.editCommon",           A, A,       A, A,       F, F,       F, F,       F, F],
+  ["wiki.editFacility",         A, A,       A, A,       A, N,       F, F,       F, F],
+  ["wiki.upload",               A, A,       A, A,       A, A,       F, F,       F, F],
+  ["wiki.readFacility",         A, A,       A, A,       A, N,       A, N,       A, N],
+  ["wiki.confirmations",        A, A,       A, A,       A, N,       A, N,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */

@@ -66,6 +66,8 @@ const USER_NOT_FOUND: Failure = { code: ErrorCode.userNotFound, message: "User n
 const NOT_HELP_STAFF: Failure = { code: ErrorCode.forbidden, message: "Your role may not see help requests" };
 const HELP_NOT_FOUND: Failure = { code: ErrorCode.helpRequestNotFound, message: "Help request not found" };
 const FACILITY_NOT_FOUND: Failure = { code: ErrorCode.facilityNotFound, message: "Facility not found" };
+const NOT_WIKI_EDITOR: Failure = { code: ErrorCode.forbidden, message: "Your role may not edit wiki pages" };
+const WIKI_NOT_FOUND: Failure = { code: ErrorCode.notFound, message: "Wiki page not found" };
 const NOT_PLANNER: Failure = { code: ErrorCode.forbidden, message: "The training calendar is for staff" };
 
 /**
@@ -234,6 +236,32 @@ export const POLICIES = {
     roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "The staff tutorial is for staff" },
+  },
+  /** Wiki (decision 14): common pages are the Super-Admins' (spec §6 'wiki admin mode'). */
+  "wiki.editCommon": {
+    roles: ["contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin edits the common wiki pages" },
+  },
+  /** A facility's own pages: its administrators and Super-Admins; another facility's page is unknown. */
+  "wiki.editFacility": {
+    roles: ["administrator", "contentmanager"],
+    refused: "forbidden",
+    forbidden: NOT_WIKI_EDITOR,
+    scope: true,
+    notFound: WIKI_NOT_FOUND,
+  },
+  /** Uploading a wiki image: whoever edits pages at all, checked before the body is read. */
+  "wiki.upload": { roles: ["administrator", "contentmanager"], refused: "forbidden", forbidden: NOT_WIKI_EDITOR },
+  /** Seeing a facility's pages (?facility=): its users and Super-Admins; another facility is unknown (1003). */
+  "wiki.readFacility": { roles: null, refused: "not-found", scope: true, notFound: FACILITY_NOT_FOUND },
+  /** Who in a facility confirmed a page: its staff (the overview's readers). */
+  "wiki.confirmations": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
   },
 } as const satisfies Record<string, Policy>;
 

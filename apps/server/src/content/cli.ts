@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     } else {
       console.log(
         `Imported content ${result.version}${result.previous ? ` (was ${result.previous})` : ""}: ` +
-          `${result.topics} topics, ${result.trainings} trainings, ${result.questions} questions, ${result.media} media files in ${ms} ms.`,
+          `${result.topics} topics, ${result.trainings} trainings, ${result.questions} questions, ${result.media} media files, ${result.wikiPages} wiki pages (${result.wikiRevisions} new revisions) in ${ms} ms.`,
       );
     }
   } finally {

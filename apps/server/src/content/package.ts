@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { loadWiki, type WikiPackageTopic, wikiLinkResolves } from "../wiki/package";
 import { loadTutorial, type TutorialPageFile } from "./tutorial";
 
 const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug (a-z, 0-9, -)");
@@ -127,6 +128,8 @@ export interface ContentPackage {
   media: MediaFile[];
   /** The pages of /help; their screenshots are among `media`. */
   tutorial: TutorialPageFile[];
+  /** The common pages of the wiki (wiki/), empty without the folder. */
+  wiki: WikiPackageTopic[];
 }
 
 export class ContentError extends Error {
@@ -296,9 +299,18 @@ export function loadPackage(dir: string): ContentPackage {
   }
   const tutorial = loadTutorial(dir, problems);
   media.push(...tutorial.images);
+  const wiki = loadWiki(dir, problems);
+  // With a wiki of its own, every training's wiki link must lead to one of its pages.
+  if (wiki.length > 0) {
+    for (const t of trainings) {
+      if (t.wiki_link && !wikiLinkResolves(wiki, t.wiki_link)) {
+        problems.push(`trainings/${t.key}.yaml: wiki_link: ${t.wiki_link} is not a page of wiki/`);
+      }
+    }
+  }
   if (problems.length > 0 || !pkg.success)
     throw new ContentError(problems.length ? problems : ["package.yaml: invalid"]);
-  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media, tutorial: tutorial.pages };
+  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media, tutorial: tutorial.pages, wiki };
 }
 
 /** Compares dotted version numbers: negative, zero or positive. */

@@ -3,6 +3,7 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
 import { answers, appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
+import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 
 const VERSION_KEY = "content_version";
@@ -32,6 +33,9 @@ export interface ImportResult {
   questions: number;
   media: number;
   tutorialPages: number;
+  /** Package pages of the wiki, and the revisions this import added to them. */
+  wikiPages: number;
+  wikiRevisions: number;
 }
 
 const ANSWER_KEYS = "abcdefghijklmnopqrstuvwxyz";
@@ -41,7 +45,7 @@ const ANSWER_KEYS = "abcdefghijklmnopqrstuvwxyz";
  * version updates content in place and everyone's progress and certificates stay; items the
  * new version lacks are retired (hidden), never deleted.
  */
-export async function importPackage(db: Db | Tx, pkg: ContentPackage): Promise<ImportResult> {
+export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new Date()): Promise<ImportResult> {
   return db.transaction(async (tx) => {
     // One importer at a time, also across processes sharing a PostgreSQL.
     await tx.execute(sql`select pg_advisory_xact_lock(42001)`);
@@ -52,6 +56,8 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage): Promise<I
       questions: 0,
       media: pkg.media.length,
       tutorialPages: pkg.tutorial.length,
+      wikiPages: pkg.wiki.reduce((n, t) => n + t.pages.length, 0),
+      wikiRevisions: 0,
     };
     if (previous !== null) {
       const cmp = compareVersions(pkg.version, previous);
@@ -198,6 +204,9 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage): Promise<I
     for (let i = 0; i < pkg.tutorial.length; i += 500) {
       await tx.insert(tutorialPages).values(pkg.tutorial.slice(i, i + 500));
     }
+
+    const wiki = await importWiki(tx, pkg.wiki, pkg.version, now);
+    counts.wikiRevisions = wiki.revisions;
 
     await tx
       .insert(appMeta)

@@ -172,6 +172,8 @@ export const media = pgTable(
     size: integer("size").notNull(),
     sha256: text("sha256").notNull(),
     data: bytea("data").notNull(),
+    /** A wiki image of a facility's page: served only within that facility (null: everyone's). */
+    facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "cascade" }),
   },
   (t) => [unique("media_kind_name_uq").on(t.kind, t.name)],
 );
@@ -631,4 +633,124 @@ export const rateLimits = pgTable(
     blockedUntil: timestamp("blocked_until", { withTimezone: true }),
   },
   (t) => [index("rate_limits_window_start_idx").on(t.windowStart)],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * Wiki topics (ARCHITECTURE decision 14): common (facility null) or a facility's own. A key is
+ * unique among the common topics and among each facility's; origin says whether the content
+ * package or the app made it (an import touches only its own).
+ */
+export const wikiTopics = pgTable(
+  "wiki_topics",
+  {
+    id: serial("id").primaryKey(),
+    key: text("key").notNull(),
+    facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    origin: text("origin").notNull().default("app"),
+    position: integer("position").notNull().default(0),
+    retired: boolean("retired").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("wiki_topics_key_uq").on(t.key, sql`coalesce(${t.facilityId}, 0)`)],
+);
+
+/**
+ * A wiki page: where it hangs, whose it is, and which of its revisions is the newest and which
+ * is released. `version` grows with every change, so two editors cannot overwrite each other.
+ */
+export const wikiPages = pgTable(
+  "wiki_pages",
+  {
+    id: serial("id").primaryKey(),
+    topicId: integer("topic_id")
+      .notNull()
+      .references(() => wikiTopics.id, { onDelete: "cascade" }),
+    facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    origin: text("origin").notNull().default("app"),
+    /** Package pages: a hash of the text the last import brought, so an unchanged package adds no revision. */
+    packageHash: text("package_hash"),
+    position: integer("position").notNull().default(0),
+    requiresConfirmation: boolean("requires_confirmation").notNull().default(false),
+    latestRevision: integer("latest_revision").notNull().default(0),
+    releasedRevision: integer("released_revision"),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    releasedBy: text("released_by"),
+    version: integer("version").notNull().default(1),
+    retired: boolean("retired").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("wiki_pages_slug_uq").on(t.topicId, t.slug, sql`coalesce(${t.facilityId}, 0)`),
+    index("wiki_pages_released_at_idx").on(t.releasedAt),
+  ],
+);
+
+/** One language of a revision: its title and Markdown. */
+export interface WikiText {
+  title: string;
+  markdown: string;
+}
+
+/** Every save of a page: all its languages as they were, who saved it, when and why. */
+export const wikiRevisions = pgTable(
+  "wiki_revisions",
+  {
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => wikiPages.id, { onDelete: "cascade" }),
+    number: integer("number").notNull(),
+    content: jsonb("content").$type<Record<string, WikiText>>().notNull(),
+    summary: text("summary").notNull().default(""),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    /** Kept as it was at the save, so the history reads the same after the account is gone. */
+    authorName: text("author_name").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "wiki_revisions_pk", columns: [t.pageId, t.number] })],
+);
+
+/**
+ * The search index: the released revision of every live page, one row per language, with its
+ * text vector in that language's configuration (German for de). Written on release.
+ */
+export const wikiSearch = pgTable(
+  "wiki_search",
+  {
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => wikiPages.id, { onDelete: "cascade" }),
+    lang: text("lang").notNull(),
+    config: text("config").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    document: tsvector("document").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "wiki_search_pk", columns: [t.pageId, t.lang] }),
+    index("wiki_search_document_idx").using("gin", t.document),
+  ],
+);
+
+/** 'I have read and understood this version': who confirmed which released revision, when. */
+export const wikiConfirmations = pgTable(
+  "wiki_confirmations",
+  {
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => wikiPages.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "wiki_confirmations_pk", columns: [t.pageId, t.userId, t.revision] }),
+    index("wiki_confirmations_user_idx").on(t.userId),
+  ],
 );

@@ -1,7 +1,9 @@
-import { endpoints } from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { authenticate } from "../auth/guards";
+import { inFacilityScope } from "../access/policy";
+import { actorOf, authenticate } from "../auth/guards";
 import type { Db } from "../db/client";
+import { AppError } from "../errors";
 import { route } from "../http/route";
 import { findMedia, MEDIA_CSP, type MediaMeta, parseRange, readMedia } from "./service";
 
@@ -69,4 +71,13 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.staticEmployeeTutorial, { onRequest: guard }, async (request, reply) =>
     sendMedia(db, request, reply, await findMedia(db, "employee-tutorial", { name: request.params.name })),
   );
+
+  // A wiki image of a facility's page is that facility's: elsewhere it does not exist.
+  route(app, endpoints.staticWikiImage, { onRequest: guard }, async (request, reply) => {
+    const found = await findMedia(db, "wiki", { id: request.params.id });
+    if (found.facilityId !== null && !inFacilityScope(actorOf(request), found.facilityId)) {
+      throw new AppError(ErrorCode.imageNotFound, "Image not found");
+    }
+    return sendMedia(db, request, reply, found);
+  });
 }

@@ -7,20 +7,22 @@ import { AppError } from "../errors";
 /** Served media is content, never a page: no script, no plugins, no framing. */
 export const MEDIA_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; media-src 'self'; sandbox";
 
-export type MediaKind = "image" | "video" | "icon" | "admin-tutorial" | "employee-tutorial";
+export type MediaKind = "image" | "video" | "icon" | "admin-tutorial" | "employee-tutorial" | "wiki";
 
 export interface MediaMeta {
   id: number;
   mime: string;
   size: number;
   sha256: string;
+  /** A facility's wiki image: only for that facility (null: everyone's). */
+  facilityId: number | null;
 }
 
 /** A media file of one kind, by id or (icons) by name; 1009 when there is none. */
 export async function findMedia(db: Db, kind: MediaKind, where: { id?: number; name?: string }): Promise<MediaMeta> {
   const cond = where.id !== undefined ? eq(media.id, where.id) : eq(media.name, where.name ?? "");
   const [row] = await db
-    .select({ id: media.id, mime: media.mime, size: media.size, sha256: media.sha256 })
+    .select({ id: media.id, mime: media.mime, size: media.size, sha256: media.sha256, facilityId: media.facilityId })
     .from(media)
     .where(and(eq(media.kind, kind), cond));
   if (!row) throw new AppError(ErrorCode.imageNotFound, "Image not found");

@@ -18,6 +18,8 @@ describe("notifications", () => {
       url: "/api/auth/forgotpassword",
       payload: { user_login: cast.users.employee.login },
     });
+    // The administrators are informed after the answer (issue 14): wait for that work.
+    await ctx.app.background.idle();
     const list = await ctx.app.inject({
       method: "GET",
       url: "/api/notifications",

@@ -1,0 +1,165 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  WIKI_MARKDOWN_MAX,
+  WIKI_SLUG,
+  WIKI_TITLE_MAX,
+} from "@carecampus/contract";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import type { WikiText } from "../db/schema";
+
+/*
+ * The wiki/ folder of a content package (content/FORMAT.md): the common pages of the handbook,
+ * validated here with every other part of the package; wiki/import.ts writes them.
+ */
+
+const Key = z.string().regex(WIKI_SLUG, "must be a lower-case slug (a-z, 0-9, -)");
+const TopicsFile = z
+  .object({
+    topics: z
+      .array(z.object({ key: Key, title: z.string().trim().min(1).max(WIKI_TITLE_MAX) }).strict())
+      .min(1)
+      .max(200),
+  })
+  .strict();
+const PagesFile = z
+  .object({
+    pages: z
+      .array(z.object({ key: Key, requires_confirmation: z.boolean().default(false) }).strict())
+      .min(1)
+      .max(500),
+  })
+  .strict();
+
+export interface WikiPackagePage {
+  key: string;
+  position: number;
+  requiresConfirmation: boolean;
+  content: Record<string, WikiText>;
+  /** Over title and text of every language and the confirmation flag: unchanged → no new revision. */
+  hash: string;
+}
+
+export interface WikiPackageTopic {
+  key: string;
+  title: string;
+  position: number;
+  pages: WikiPackagePage[];
+}
+
+const yamlIssues = (file: string, error: z.ZodError) =>
+  error.issues.map((i) => `${file}: ${i.path.join(".") || "(root)"}: ${i.message}`);
+
+function readYaml(file: string, rel: string, problems: string[]): unknown {
+  try {
+    return parseYaml(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    problems.push(`${rel}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
+    return undefined;
+  }
+}
+
+/** `# Title` then the body; the problem when the first line is not a level-one heading. */
+function splitPage(source: string): WikiText | string {
+  const text = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const match = /^# +(.+?)\s*(?:\n|$)/.exec(text);
+  if (!match?.[1]) return "must start with its title as a level-one heading (# Title)";
+  const title = match[1].trim();
+  if (title.length > WIKI_TITLE_MAX) return `the title is longer than ${WIKI_TITLE_MAX} characters`;
+  const markdown = text.slice(match[0].length).replace(/^\n+/, "");
+  if (markdown.length > WIKI_MARKDOWN_MAX) return `longer than ${WIKI_MARKDOWN_MAX} characters`;
+  if (markdown.includes("\u0000")) return "contains a NUL character";
+  return { title: title.normalize("NFC"), markdown: markdown.normalize("NFC") };
+}
+
+/** Reads and validates `wiki/` (absent: no wiki pages). Problems name their file. */
+export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
+  const root = path.join(dir, "wiki");
+  if (!fs.existsSync(root)) return [];
+  const topicsRaw = readYaml(path.join(root, "topics.yaml"), "wiki/topics.yaml", problems);
+  if (topicsRaw === undefined) {
+    if (!fs.existsSync(path.join(root, "topics.yaml"))) problems.push("wiki/topics.yaml: missing");
+    return [];
+  }
+  const topicsFile = TopicsFile.safeParse(topicsRaw);
+  if (!topicsFile.success) {
+    problems.push(...yamlIssues("wiki/topics.yaml", topicsFile.error));
+    return [];
+  }
+  const out: WikiPackageTopic[] = [];
+  const seen = new Set<string>();
+  for (const [position, topic] of topicsFile.data.topics.entries()) {
+    if (seen.has(topic.key)) problems.push(`wiki/topics.yaml: topics.${position}.key: duplicate topic key`);
+    seen.add(topic.key);
+    const base = path.join(root, topic.key);
+    const rel = (f: string) => `wiki/${topic.key}/${f}`;
+    if (!fs.existsSync(path.join(base, "pages.yaml"))) {
+      problems.push(`${rel("pages.yaml")}: missing`);
+      continue;
+    }
+    const pagesRaw = readYaml(path.join(base, "pages.yaml"), rel("pages.yaml"), problems);
+    if (pagesRaw === undefined) continue;
+    const pagesFile = PagesFile.safeParse(pagesRaw);
+    if (!pagesFile.success) {
+      problems.push(...yamlIssues(rel("pages.yaml"), pagesFile.error));
+      continue;
+    }
+    const pages: WikiPackagePage[] = [];
+    const pageKeys = new Set<string>();
+    for (const [pagePosition, page] of pagesFile.data.pages.entries()) {
+      if (pageKeys.has(page.key)) problems.push(`${rel("pages.yaml")}: pages.${pagePosition}.key: duplicate page key`);
+      pageKeys.add(page.key);
+      const content: Record<string, WikiText> = {};
+      for (const lang of LANGUAGES) {
+        const file = path.join(base, `${page.key}.${lang}.md`);
+        if (!fs.existsSync(file)) {
+          if (lang === DEFAULT_LANGUAGE) problems.push(`${rel(`${page.key}.de.md`)}: missing (German is required)`);
+          continue;
+        }
+        const parsed = splitPage(fs.readFileSync(file, "utf8"));
+        if (typeof parsed === "string") problems.push(`${rel(`${page.key}.${lang}.md`)}: ${parsed}`);
+        else content[lang] = parsed;
+      }
+      const hash = crypto
+        .createHash("sha256")
+        .update(JSON.stringify([page.requires_confirmation, LANGUAGES.map((l) => content[l as Language] ?? null)]))
+        .digest("hex");
+      pages.push({
+        key: page.key,
+        position: pagePosition,
+        requiresConfirmation: page.requires_confirmation,
+        content,
+        hash,
+      });
+    }
+    // Every page file belongs to a listed page in a known language.
+    for (const f of fs.existsSync(base) ? fs.readdirSync(base).sort() : []) {
+      if (f === "pages.yaml") continue;
+      const m = /^([a-z0-9][a-z0-9-]{0,62})\.([a-z]{2})\.md$/.exec(f);
+      if (!m?.[1] || !m[2] || !(LANGUAGES as readonly string[]).includes(m[2])) {
+        problems.push(`${rel(f)}: not a page file (<page>.<de|en|fr|es|br>.md)`);
+      } else if (!pageKeys.has(m[1])) {
+        problems.push(`${rel(f)}: the page '${m[1]}' is not listed in pages.yaml`);
+      }
+    }
+    out.push({ key: topic.key, title: topic.title, position, pages });
+  }
+  for (const f of fs.readdirSync(root).sort()) {
+    if (f !== "topics.yaml" && !seen.has(f)) problems.push(`wiki/${f}: not a topic listed in wiki/topics.yaml`);
+  }
+  return out;
+}
+
+/** Does `/wiki/<topic>/<page>` (or `/wiki/<topic>`, `/wiki`) name something in the package's wiki? */
+export function wikiLinkResolves(topics: readonly WikiPackageTopic[], link: string): boolean {
+  const [, , topic, page, ...rest] = link.split("/");
+  if (rest.length > 0) return false;
+  if (!topic) return true;
+  const t = topics.find((x) => x.key === topic);
+  return !!t && (!page || t.pages.some((p) => p.key === page));
+}

@@ -1,0 +1,131 @@
+import crypto from "node:crypto";
+import { ErrorCode, endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
+import type { FastifyInstance } from "fastify";
+import { actorOf, authenticate } from "../auth/guards";
+import { media } from "../db/schema";
+import { dbClock } from "../deps";
+import { AppError } from "../errors";
+import { attachment } from "../http/attachment";
+import { route } from "../http/route";
+import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
+import { diffRevisions } from "./diff";
+import { imageInfo, wikiImageName } from "./images";
+import { assertMayEdit, facilityInView } from "./pages";
+import { searchWiki } from "./search";
+import {
+  createPage,
+  createTopic,
+  getPage,
+  getRevision,
+  listRevisions,
+  releasePage,
+  restoreRevision,
+  retirePage,
+  savePage,
+  wikiTree,
+} from "./service";
+
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** The wiki and QM handbook (issue 'Wiki and quality-management handbook', decision 14). */
+export async function wikiRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.deps.database;
+  const clock = () => dbClock(app.deps);
+  const user = { onRequest: authenticate() };
+
+  route(app, endpoints.wikiTree, user, (request) => wikiTree(db, actorOf(request), request.query.facility));
+  route(app, endpoints.wikiTopicCreate, user, (request) => createTopic(db, actorOf(request), request.body));
+  route(app, endpoints.wikiPageGet, user, (request) => getPage(db, actorOf(request), request.params, request.query));
+  route(app, endpoints.wikiPageCreate, user, (request) => createPage(clock(), actorOf(request), request.body));
+  route(app, endpoints.wikiPageSave, user, (request) =>
+    savePage(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.wikiPageDelete, user, async (request) => {
+    await retirePage(db, actorOf(request), request.params.id);
+    return { ok: true as const };
+  });
+  route(app, endpoints.wikiPageRelease, user, (request) =>
+    releasePage(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.wikiRevisions, user, (request) => listRevisions(db, actorOf(request), request.params.id));
+  route(app, endpoints.wikiRevision, user, (request) =>
+    getRevision(db, actorOf(request), request.params.id, request.params.number, request.query.lang),
+  );
+  route(app, endpoints.wikiDiff, user, (request) =>
+    diffRevisions(db, actorOf(request), request.params.id, request.query),
+  );
+  route(app, endpoints.wikiRestore, user, (request) =>
+    restoreRevision(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.wikiConfirm, user, (request) =>
+    confirmPage(clock(), actorOf(request), request.params.id, request.body.revision),
+  );
+  route(app, endpoints.wikiConfirmations, user, (request) =>
+    listConfirmations(db, actorOf(request), request.params.id, request.query.facility),
+  );
+  route(app, endpoints.wikiConfirmationsRemind, user, (request) =>
+    remindMissing(clock(), actorOf(request), request.params.id, request.query.facility),
+  );
+  route(
+    app,
+    endpoints.wikiConfirmationsExport,
+    { onRequest: authenticate({ queryToken: true }) },
+    async (request, reply) => {
+      const file = await exportConfirmations(clock(), actorOf(request), request.params.id, request.query.facility);
+      return reply
+        .type(XLSX)
+        .header("content-disposition", attachment(file.filename))
+        .header("cache-control", "private, no-store")
+        .send(file.buffer);
+    },
+  );
+  route(app, endpoints.wikiSearch, user, (request) => searchWiki(db, actorOf(request), request.query));
+
+  // Images come as the raw body with their type; the role is checked before a byte is read.
+  app.addContentTypeParser(
+    [...WIKI_IMAGE_TYPES, "image/svg+xml", "application/octet-stream"],
+    { parseAs: "buffer", bodyLimit: WIKI_IMAGE_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  route(
+    app,
+    endpoints.wikiImageUpload,
+    { onRequest: authenticate({ admit: "wiki.upload" }), bodyLimit: WIKI_IMAGE_MAX_BYTES },
+    async (request) => {
+      const actor = actorOf(request);
+      const asked = request.query.facility;
+      // A facility's administrators upload for their facility; Super-Admins for the common pages or the facility named.
+      const facilityId = asked !== undefined ? await facilityInView(db, actor, asked) : actor.facilityId;
+      assertMayEdit(actor, facilityId);
+      const declared = String(request.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim()
+        .toLowerCase();
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) {
+        throw new AppError(ErrorCode.validation, "Send the image as the request body");
+      }
+      const info = imageInfo(body);
+      if (!info) throw new AppError(ErrorCode.validation, "Not a PNG, JPEG, WebP or GIF image (SVG is not accepted)");
+      if (declared !== info.mime && declared !== "application/octet-stream") {
+        throw new AppError(ErrorCode.validation, `The file is ${info.mime}, not ${declared}`);
+      }
+      const sha256 = crypto.createHash("sha256").update(body).digest("hex");
+      const [row] = await db
+        .insert(media)
+        .values({
+          kind: "wiki",
+          name: wikiImageName(facilityId, sha256),
+          mime: info.mime,
+          size: body.length,
+          sha256,
+          data: body,
+          facilityId,
+        })
+        .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
+        .returning({ id: media.id });
+      if (!row) throw new AppError(ErrorCode.unexpected, "The image was not stored");
+      return { id: row.id, src: `/api/static/wiki/${row.id}`, width: info.width, height: info.height };
+    },
+  );
+}

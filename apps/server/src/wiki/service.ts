@@ -1,0 +1,422 @@
+import {
+  ErrorCode,
+  type Language,
+  type WikiPage,
+  type WikiPageCreate,
+  type WikiPageQuery,
+  type WikiPageSave,
+  type WikiPageSummary,
+  type WikiRelease,
+  type WikiRestore,
+  type WikiRevision,
+  type WikiRevisionList,
+  type WikiTopic,
+  type WikiTopicCreate,
+  type WikiTree,
+} from "@carecampus/contract";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Actor } from "../access/policy";
+import type { Db, Tx } from "../db/client";
+import { type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
+import type { DbClock } from "../deps";
+import { AppError } from "../errors";
+import {
+  assertMayEdit,
+  confirmationAsked,
+  facilityInView,
+  findVisiblePage,
+  languagesOf,
+  loadRevision,
+  mayEdit,
+  PAGE_NOT_FOUND,
+  type PageRow,
+  pageForEdit,
+  pageView,
+  revisionInfo,
+  STALE,
+  textIn,
+} from "./pages";
+import { renderWikiMarkdown, wikiPlainText } from "./render";
+
+/** Recently released pages on /wiki. */
+const RECENT = 8;
+
+/** The text-search configuration of each language (Breton has none of its own: simple). */
+export const SEARCH_CONFIG: Record<Language, string> = {
+  de: "german",
+  en: "english",
+  fr: "french",
+  es: "spanish",
+  br: "portuguese",
+};
+
+const fullName = (actor: Actor) => `${actor.name} ${actor.surname}`.trim() || actor.login;
+
+/** The page's search rows: its released revision in every language it has; none once retired or unreleased. */
+export async function reindexPage(tx: Db | Tx, pageId: number): Promise<void> {
+  await tx.delete(wikiSearch).where(eq(wikiSearch.pageId, pageId));
+  const [page] = await tx.select().from(wikiPages).where(eq(wikiPages.id, pageId));
+  if (!page || page.retired || page.releasedRevision === null) return;
+  const revision = await loadRevision(tx, pageId, page.releasedRevision);
+  if (!revision) return;
+  for (const lang of languagesOf(revision.content)) {
+    const text = revision.content[lang];
+    if (!text) continue;
+    const config = SEARCH_CONFIG[lang];
+    const body = wikiPlainText(text.markdown);
+    await tx.insert(wikiSearch).values({
+      pageId,
+      lang,
+      config,
+      title: text.title,
+      body,
+      document: sql`setweight(to_tsvector(${config}::regconfig, ${text.title}), 'A') || setweight(to_tsvector(${config}::regconfig, ${body}), 'B')`,
+    });
+  }
+}
+
+/* ---------- the tree ---------- */
+
+/** GET /wiki. */
+export async function wikiTree(db: Db, actor: Actor, asked: number | undefined): Promise<WikiTree> {
+  const inView = await facilityInView(db, actor, asked);
+  const topics = await db
+    .select()
+    .from(wikiTopics)
+    .where(
+      and(
+        eq(wikiTopics.retired, false),
+        sql`(${wikiTopics.facilityId} is null or ${wikiTopics.facilityId} = ${inView ?? 0})`,
+      ),
+    )
+    .orderBy(sql`${wikiTopics.facilityId} nulls first`, asc(wikiTopics.position), asc(wikiTopics.title));
+  const lang = actor.language;
+  const pages = await db
+    .select({
+      page: wikiPages,
+      releasedTitle: sql<
+        string | null
+      >`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
+      latestTitle: sql<
+        string | null
+      >`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.latestRevision})`,
+      confirmed: sql<
+        number | null
+      >`(select max(c.revision) from wiki_confirmations c where c.page_id = ${wikiPages.id} and c.user_id = ${actor.id})`,
+    })
+    .from(wikiPages)
+    .where(
+      and(
+        eq(wikiPages.retired, false),
+        sql`(${wikiPages.facilityId} is null or ${wikiPages.facilityId} = ${inView ?? 0})`,
+      ),
+    )
+    .orderBy(asc(wikiPages.position), asc(wikiPages.slug));
+  const byTopic = new Map<number, WikiPageSummary[]>();
+  let toConfirm = 0;
+  for (const { page, releasedTitle, latestTitle, confirmed } of pages) {
+    const editor = mayEdit(actor, page.facilityId);
+    if (page.releasedRevision === null && !editor) continue;
+    let confirmation: WikiPageSummary["confirmation"] = null;
+    if (confirmationAsked(actor, page)) {
+      confirmation = confirmed === page.releasedRevision ? "confirmed" : confirmed !== null ? "outdated" : "missing";
+      if (confirmation !== "confirmed") toConfirm++;
+    }
+    const list = byTopic.get(page.topicId) ?? [];
+    list.push({
+      id: page.id,
+      slug: page.slug,
+      title: (editor ? latestTitle : releasedTitle) ?? releasedTitle ?? page.slug,
+      facility_id: page.facilityId,
+      status: page.releasedRevision === null ? "draft" : "released",
+      has_draft: editor && page.releasedRevision !== null && page.latestRevision > page.releasedRevision,
+      requires_confirmation: page.requiresConfirmation,
+      confirmation,
+      updated_at: page.updatedAt.toISOString(),
+    });
+    byTopic.set(page.topicId, list);
+  }
+  const canEditCommon = mayEdit(actor, null);
+  const canEditFacility = inView !== null && mayEdit(actor, inView);
+  const out: WikiTopic[] = topics
+    .map((t) => ({ id: t.id, key: t.key, title: t.title, facility_id: t.facilityId, pages: byTopic.get(t.id) ?? [] }))
+    // Empty topics only for who could fill them.
+    .filter((t) => t.pages.length > 0 || mayEdit(actor, t.facility_id));
+
+  const recent = await db
+    .select({
+      id: wikiPages.id,
+      topic: wikiTopics.key,
+      slug: wikiPages.slug,
+      releasedAt: wikiPages.releasedAt,
+      title: sql<string>`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
+    })
+    .from(wikiPages)
+    .innerJoin(wikiTopics, eq(wikiTopics.id, wikiPages.topicId))
+    .where(
+      and(
+        eq(wikiPages.retired, false),
+        eq(wikiTopics.retired, false),
+        sql`${wikiPages.releasedAt} is not null`,
+        sql`(${wikiPages.facilityId} is null or ${wikiPages.facilityId} = ${inView ?? 0})`,
+        sql`(${wikiTopics.facilityId} is null or ${wikiTopics.facilityId} = ${inView ?? 0})`,
+      ),
+    )
+    .orderBy(desc(wikiPages.releasedAt), desc(wikiPages.id))
+    .limit(RECENT);
+
+  return {
+    facility_id: inView,
+    topics: out,
+    recent: recent.map((r) => ({
+      id: r.id,
+      topic: r.topic,
+      slug: r.slug,
+      title: r.title,
+      released_at: (r.releasedAt as Date).toISOString(),
+    })),
+    can_edit_common: canEditCommon,
+    can_edit_facility: canEditFacility,
+    to_confirm: toConfirm,
+  };
+}
+
+/** POST /wiki/topics. */
+export async function createTopic(db: Db, actor: Actor, body: WikiTopicCreate): Promise<WikiTopic> {
+  const facilityId = body.facility === undefined ? null : await facilityInView(db, actor, body.facility);
+  assertMayEdit(actor, facilityId);
+  return db.transaction(async (tx) => {
+    // A facility's topic may not shadow a common one, nor a common one a facility's.
+    const [clash] = await tx
+      .select({ id: wikiTopics.id })
+      .from(wikiTopics)
+      .where(
+        and(
+          eq(wikiTopics.key, body.key),
+          facilityId === null
+            ? undefined
+            : sql`(${wikiTopics.facilityId} is null or ${wikiTopics.facilityId} = ${facilityId})`,
+        ),
+      );
+    if (clash) throw new AppError(ErrorCode.conflict, "A topic with this key exists");
+    const [{ max } = { max: 0 }] = await tx
+      .select({ max: sql<number>`coalesce(max(${wikiTopics.position}), 0)::int` })
+      .from(wikiTopics);
+    const [row] = await tx
+      .insert(wikiTopics)
+      .values({ key: body.key, title: body.title, facilityId, origin: "app", position: max + 1 })
+      .returning();
+    if (!row) throw new AppError(ErrorCode.conflict, "A topic with this key exists");
+    return { id: row.id, key: row.key, title: row.title, facility_id: row.facilityId, pages: [] };
+  });
+}
+
+/* ---------- pages ---------- */
+
+/** GET /wiki/page/{topic}/{slug}. */
+export async function getPage(
+  db: Db,
+  actor: Actor,
+  place: { topic: string; slug: string },
+  query: WikiPageQuery,
+): Promise<WikiPage> {
+  const inView = await facilityInView(db, actor, query.facility);
+  const { page } = await findVisiblePage(db, actor, place, inView);
+  return pageView(db, actor, page, { lang: query.lang, draft: query.draft === "true", inView });
+}
+
+/** POST /wiki/pages: a draft, revision 1. */
+export async function createPage(deps: DbClock, actor: Actor, body: WikiPageCreate): Promise<WikiPage> {
+  const { db } = deps;
+  const facilityId = body.facility === undefined ? null : await facilityInView(db, actor, body.facility);
+  assertMayEdit(actor, facilityId);
+  const page = await db.transaction(async (tx) => {
+    const [topic] = await tx
+      .select()
+      .from(wikiTopics)
+      .where(
+        and(
+          eq(wikiTopics.key, body.topic),
+          eq(wikiTopics.retired, false),
+          sql`(${wikiTopics.facilityId} is null or ${wikiTopics.facilityId} = ${facilityId ?? 0})`,
+        ),
+      );
+    if (!topic) throw new AppError(ErrorCode.notFound, "Wiki topic not found");
+    // A common page cannot go into a facility's topic.
+    if (topic.facilityId !== null && facilityId === null)
+      throw new AppError(ErrorCode.notFound, "Wiki topic not found");
+    // One page of a name per reader: a facility's page may not hide a common one, nor the reverse.
+    const [clash] = await tx
+      .select({ id: wikiPages.id })
+      .from(wikiPages)
+      .where(
+        and(
+          eq(wikiPages.topicId, topic.id),
+          eq(wikiPages.slug, body.slug),
+          facilityId === null
+            ? undefined
+            : sql`(${wikiPages.facilityId} is null or ${wikiPages.facilityId} = ${facilityId})`,
+        ),
+      );
+    if (clash) throw new AppError(ErrorCode.conflict, "The topic already has a page with this name");
+    const now = deps.now();
+    const [row] = await tx
+      .insert(wikiPages)
+      .values({
+        topicId: topic.id,
+        facilityId,
+        slug: body.slug,
+        origin: "app",
+        requiresConfirmation: body.requires_confirmation,
+        latestRevision: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw PAGE_NOT_FOUND();
+    await tx.insert(wikiRevisions).values({
+      pageId: row.id,
+      number: 1,
+      content: { [body.lang]: { title: body.title, markdown: body.markdown } },
+      summary: body.summary ?? "",
+      authorId: actor.id,
+      authorName: fullName(actor),
+      createdAt: now,
+    });
+    return row;
+  });
+  return pageView(db, actor, page, { lang: body.lang, draft: true });
+}
+
+/** Appends a revision with `content` under the page's lock; the version must still be the one the editor had. */
+async function appendRevision(
+  tx: Tx,
+  deps: DbClock,
+  actor: Actor,
+  page: PageRow,
+  version: number,
+  content: Record<string, WikiText>,
+  summary: string,
+  changes: Partial<Pick<PageRow, "requiresConfirmation">> = {},
+): Promise<PageRow> {
+  if (page.version !== version) throw STALE();
+  const now = deps.now();
+  const number = page.latestRevision + 1;
+  await tx.insert(wikiRevisions).values({
+    pageId: page.id,
+    number,
+    content,
+    summary,
+    authorId: actor.id,
+    authorName: fullName(actor),
+    createdAt: now,
+  });
+  const [row] = await tx
+    .update(wikiPages)
+    .set({ ...changes, latestRevision: number, version: page.version + 1, updatedAt: now })
+    .where(eq(wikiPages.id, page.id))
+    .returning();
+  if (!row) throw PAGE_NOT_FOUND();
+  return row;
+}
+
+/** PUT /wiki/pages/{id}: one language saved as a new revision (409 when stale). */
+export async function savePage(deps: DbClock, actor: Actor, id: number, body: WikiPageSave): Promise<WikiPage> {
+  const page = await deps.db.transaction(async (tx) => {
+    const current = await pageForEdit(tx, actor, id, true);
+    const latest = await loadRevision(tx, id, current.latestRevision);
+    const content = { ...(latest?.content ?? {}), [body.lang]: { title: body.title, markdown: body.markdown } };
+    return appendRevision(tx, deps, actor, current, body.version, content, body.summary ?? "", {
+      ...(body.requires_confirmation !== undefined && { requiresConfirmation: body.requires_confirmation }),
+    });
+  });
+  return pageView(deps.db, actor, page, { lang: body.lang, draft: true });
+}
+
+/** POST /wiki/pages/{id}/restore: an earlier revision's text becomes the newest revision. */
+export async function restoreRevision(deps: DbClock, actor: Actor, id: number, body: WikiRestore): Promise<WikiPage> {
+  const page = await deps.db.transaction(async (tx) => {
+    const current = await pageForEdit(tx, actor, id, true);
+    const old = await loadRevision(tx, id, body.revision);
+    if (!old) throw new AppError(ErrorCode.notFound, "Revision not found");
+    return appendRevision(tx, deps, actor, current, body.version, old.content, `↩ ${body.revision}`);
+  });
+  return pageView(deps.db, actor, page, { draft: true });
+}
+
+/** POST /wiki/pages/{id}/release. */
+export async function releasePage(deps: DbClock, actor: Actor, id: number, body: WikiRelease): Promise<WikiPage> {
+  const page = await deps.db.transaction(async (tx) => {
+    const current = await pageForEdit(tx, actor, id, true);
+    if (current.version !== body.version) throw STALE();
+    const number = body.revision ?? current.latestRevision;
+    if (number > current.latestRevision || !(await loadRevision(tx, id, number))) {
+      throw new AppError(ErrorCode.notFound, "Revision not found");
+    }
+    const [row] = await tx
+      .update(wikiPages)
+      .set({
+        releasedRevision: number,
+        releasedAt: deps.now(),
+        releasedBy: fullName(actor),
+        version: current.version + 1,
+        updatedAt: deps.now(),
+      })
+      .where(eq(wikiPages.id, id))
+      .returning();
+    await reindexPage(tx, id);
+    if (!row) throw PAGE_NOT_FOUND();
+    return row;
+  });
+  return pageView(deps.db, actor, page, {});
+}
+
+/** DELETE /wiki/pages/{id}: retired, with its history kept. */
+export async function retirePage(db: Db, actor: Actor, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const page = await pageForEdit(tx, actor, id, true);
+    await tx
+      .update(wikiPages)
+      .set({ retired: true, version: page.version + 1 })
+      .where(eq(wikiPages.id, id));
+    await reindexPage(tx, id);
+  });
+}
+
+/* ---------- history ---------- */
+
+/** GET /wiki/pages/{id}/revisions: editors only. */
+export async function listRevisions(db: Db, actor: Actor, id: number): Promise<WikiRevisionList> {
+  const page = await pageForEdit(db, actor, id);
+  const rows = await db
+    .select()
+    .from(wikiRevisions)
+    .where(eq(wikiRevisions.pageId, id))
+    .orderBy(desc(wikiRevisions.number));
+  return rows.map((r) => ({
+    ...revisionInfo(r),
+    released: r.number === page.releasedRevision,
+    languages: languagesOf(r.content),
+  }));
+}
+
+/** GET /wiki/pages/{id}/revisions/{number}. */
+export async function getRevision(
+  db: Db,
+  actor: Actor,
+  id: number,
+  number: number,
+  lang: Language | undefined,
+): Promise<WikiRevision> {
+  await pageForEdit(db, actor, id);
+  const row = await loadRevision(db, id, number);
+  if (!row) throw new AppError(ErrorCode.notFound, "Revision not found");
+  const shown = textIn(row.content, lang ?? actor.language);
+  return {
+    ...revisionInfo(row),
+    lang: shown.lang,
+    title: shown.text.title,
+    markdown: shown.text.markdown,
+    html: renderWikiMarkdown(shown.text.markdown),
+  };
+}
