@@ -4,7 +4,9 @@
  * p50 and p99 per endpoint and its throughput relative to /api/health in the same run.
  * Then times CSV imports of BENCH_IMPORT_SIZES users (1000,10000), and the progress overview
  * and xlsx export on a dataset of 50 facilities and 10 000 learners (BENCH_OVERVIEW=false skips),
- * and the wiki search over BENCH_WIKI_PAGES (1000) pages. BENCH_ONLY=overview|wiki runs one part.
+ * the wiki search over BENCH_WIKI_PAGES (1000) pages, and the quiz-load scenario (quiz-load.ts:
+ * BENCH_QUIZ_LEARNERS_PGLITE 300 and BENCH_QUIZ_LEARNERS_PG 2000 learners, BENCH_QUIZ_SECONDS 60).
+ * BENCH_ONLY=overview|wiki|quiz-load runs one part.
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
 import fs from "node:fs";
@@ -21,9 +23,11 @@ import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
 import { runExpiryJob } from "../../apps/server/src/notifications/expiry-job";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
+import { withFreshDatabase } from "./fresh";
 import { benchImport, printImports } from "./import";
 import { benchOverview, generateOverviewDataset } from "./overview";
 import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
+import { quizLoad } from "./quiz-load";
 import { startServer, stopServer } from "./server";
 import { benchWikiSearch, generateWikiDataset } from "./wiki";
 
@@ -158,45 +162,6 @@ async function onPostgres(url: string): Promise<void> {
   }
 }
 
-/**
- * A database made for one measurement (PGlite in a temporary directory, or a PostgreSQL
- * database): `prepare` fills it in process, then `measure` runs against a server on it.
- */
-async function withFreshDatabase(
-  url: string | undefined,
-  name: string,
-  prepare: (db: Db) => Promise<void>,
-  measure: (env: Record<string, string>) => Promise<void>,
-): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-${name}-`));
-  const admin = async (query: string) => {
-    if (!url) return;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(query);
-    await c.end();
-  };
-  try {
-    let dbUrl: string | undefined;
-    if (url) {
-      await admin(`drop database if exists ${name} with (force)`);
-      await admin(`create database ${name}`);
-      const u = new URL(url);
-      u.pathname = `/${name}`;
-      dbUrl = u.toString();
-    }
-    const database = await openDatabase(dbUrl ? { databaseUrl: dbUrl } : { pgliteDir: dataDir, fsync: true });
-    await seedReferenceLists(database.db);
-    await prepare(database.db);
-    // PGlite's directory is locked while open: the server gets it only now.
-    await database.close();
-    await measure({ DATA_DIR: dataDir, DATABASE_URL: dbUrl ?? "" });
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    await admin(`drop database if exists ${name} with (force)`);
-  }
-}
-
 async function overview(label: string, url: string | undefined, port: number): Promise<void> {
   await withFreshDatabase(
     url,
@@ -230,11 +195,16 @@ const only = process.env.BENCH_ONLY;
 const withOverview = process.env.BENCH_OVERVIEW !== "false" && (!only || only === "overview");
 const withEndpoints = !only;
 const withWiki = !only || only === "wiki";
+const withQuizLoad = !only || only === "quiz-load";
+const QUIZ_PGLITE = Number(process.env.BENCH_QUIZ_LEARNERS_PGLITE ?? 300);
+const QUIZ_PG = Number(process.env.BENCH_QUIZ_LEARNERS_PG ?? 2000);
 if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
+if (withQuizLoad) await quizLoad("PGlite", undefined, 3907, QUIZ_PGLITE);
 if (process.env.DATABASE_URL) {
   if (withEndpoints) await onPostgres(process.env.DATABASE_URL);
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
   if (withWiki) await wiki("PostgreSQL", process.env.DATABASE_URL, 3906);
+  if (withQuizLoad) await quizLoad("PostgreSQL", process.env.DATABASE_URL, 3908, QUIZ_PG);
 } else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");

@@ -8,7 +8,11 @@ let built = false;
  * Starts the real server on a port, as `npm start` runs it (the bundle, built here first so it
  * is never stale), and resolves once /api/health answers.
  */
-export async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(
+  port: number,
+  env: Record<string, string>,
+  options: { onStdout?: (line: string) => void } = {},
+): Promise<ChildProcess> {
   // Another server already on the port would answer the health poll and be measured instead.
   const busy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
     () => true,
@@ -30,8 +34,16 @@ export async function startServer(port: number, env: Record<string, string>): Pr
       DEMO_DATA: "false",
       ...env,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", options.onStdout ? "pipe" : "ignore", "inherit"],
   });
+  if (options.onStdout && child.stdout) {
+    let rest = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) options.onStdout?.(line);
+    });
+  }
   return new Promise<ChildProcess>((resolve, reject) => {
     const deadline = Date.now() + 120_000;
     const poll = async () => {

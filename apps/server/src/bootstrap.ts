@@ -71,7 +71,10 @@ export async function createDeps(
       config,
       database,
       tokens: createTokenService(
-        loadSecret(config.jwtSecret, config.dataDir),
+        await loadSecret(config.jwtSecret, {
+          dataDir: config.dataDir,
+          ...(config.databaseUrl ? { db: database.db } : {}),
+        }),
         config.tokenLifetimeSeconds,
         now,
         config.sessionMaxSeconds,

@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   PGLITE_FSYNC: flag(true),
   NOTIFICATION_JOB: flag(true),
+  /** Count database queries; SIGUSR2 prints them with the CPU time used (for `npm run bench`). */
+  QUERY_STATS: flag(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
@@ -56,6 +58,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
+  /** QUERY_STATS: count queries, print them and the CPU time on SIGUSR2. */
+  queryStats: boolean;
   tokenLifetimeSeconds: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -132,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD,
     pgliteFsync: e.PGLITE_FSYNC,
     notificationJob: e.NOTIFICATION_JOB,
+    queryStats: e.QUERY_STATS,
     limits: {
       maxFailures: e.LOGIN_MAX_FAILURES,
       lockMinutes: e.LOGIN_LOCK_MINUTES,

@@ -1,7 +1,7 @@
 import { buildApp } from "./app";
 import { createDeps } from "./bootstrap";
 import { ConfigError, loadConfig } from "./config";
-import { DataDirInUseError } from "./db/client";
+import { DataDirInUseError, queryStats } from "./db/client";
 import { issuePendingAdminPassword } from "./demo/seed";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
 
@@ -31,6 +31,13 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  if (config.queryStats) {
+    // For `npm run bench`: what the server spent so far, read before and after a load.
+    process.on("SIGUSR2", () => {
+      const cpu = process.cpuUsage();
+      console.log(`QUERY_STATS ${JSON.stringify({ queries: queryStats.queries, cpuMicros: cpu.user + cpu.system })}`);
+    });
+  }
 
   await app.listen({ port: config.port, host: config.host });
   // Only now, with the server reachable, is a generated first password worth printing.

@@ -2,8 +2,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, TokenClaims } from "@carecampus/contract";
+import { eq } from "drizzle-orm";
 import { errors, jwtVerify, SignJWT } from "jose";
+import type { Db } from "../db/client";
+import { appMeta } from "../db/schema";
 import { AppError } from "../errors";
+
+/** The app_meta row of a generated token secret (PostgreSQL). */
+export const JWT_SECRET_KEY = "jwt_secret";
 
 export interface TokenSubject {
   id: number;
@@ -89,11 +95,27 @@ export function createTokenService(
   };
 }
 
-/** JWT_SECRET, or a secret generated once and kept in the data directory. */
-export function loadSecret(configured: string | undefined, dataDir: string): Uint8Array {
+/**
+ * JWT_SECRET; else a secret generated once: on PostgreSQL in the database (every server on it
+ * signs and checks with the same one, decision 18), on PGlite in the data directory.
+ */
+export async function loadSecret(
+  configured: string | undefined,
+  store: { dataDir: string; db?: Db },
+): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
-  const file = path.join(dataDir, "jwt-secret");
-  fs.mkdirSync(dataDir, { recursive: true });
+  if (store.db) {
+    // The first server to get here writes it; everyone, that one included, reads the stored one.
+    await store.db
+      .insert(appMeta)
+      .values({ key: JWT_SECRET_KEY, value: crypto.randomBytes(48).toString("base64url") })
+      .onConflictDoNothing();
+    const [row] = await store.db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, JWT_SECRET_KEY));
+    if (!row) throw new Error("The token secret could not be stored");
+    return new TextEncoder().encode(row.value);
+  }
+  const file = path.join(store.dataDir, "jwt-secret");
+  fs.mkdirSync(store.dataDir, { recursive: true });
   try {
     fs.writeFileSync(file, crypto.randomBytes(48).toString("base64url"), { flag: "wx", mode: 0o600 });
   } catch (err) {

@@ -176,27 +176,49 @@ export interface OpenOptions {
   fsync?: boolean;
   /** PGlite starts from this `dumpDataDir()` tarball (tests: an already migrated template). */
   pgliteLoadDataDir?: Blob | undefined;
+  /** Count every query in `queryStats` (QUERY_STATS=true, for `npm run bench`). */
+  countQueries?: boolean;
 }
+
+/** Queries sent through this process's database since it started (only counted with `countQueries`). */
+export const queryStats = { queries: 0 };
+const countingLogger = { logQuery: () => void queryStats.queries++ };
 
 /** The database a configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
 export function openConfiguredDatabase(
-  config: Pick<Config, "databaseUrl" | "dataDir" | "pgliteFsync">,
+  config: Pick<Config, "databaseUrl" | "dataDir" | "pgliteFsync" | "queryStats">,
 ): Promise<Database> {
   return openDatabase({
+    countQueries: config.queryStats,
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : config.dataDir,
     fsync: config.pgliteFsync,
   });
 }
 
+/** The advisory lock migrations run under on PostgreSQL (beside the jobs' 42005–42008 and seeding's 42000). */
+export const MIGRATION_LOCK = 42009;
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle client's error (server restart) must not crash the process.
     pool.on("error", () => {});
-    const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
-    await syncLoginKeys(db);
+    const db = drizzlePg(pool, { schema, ...(options.countQueries && { logger: countingLogger }) });
+    // Servers starting together (or a rolling deploy) migrate one after the other: the first
+    // applies the migrations, the next finds nothing left to do.
+    const lock = await pool.connect();
+    try {
+      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      try {
+        await migratePg(db, { migrationsFolder });
+        await syncLoginKeys(db);
+      } finally {
+        await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      }
+    } finally {
+      lock.release();
+    }
     return {
       db,
       kind: "postgres",
@@ -239,7 +261,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       startParams,
     });
     // drizzle's pglite and node-postgres drivers share the query builder; one type serves both.
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const db = drizzlePglite(client, {
+      schema,
+      ...(options.countQueries && { logger: countingLogger }),
+    }) as unknown as Db;
     // On a loaded template this only confirms that every migration is applied.
     await migratePglite(db as never, { migrationsFolder });
     await syncLoginKeys(db);

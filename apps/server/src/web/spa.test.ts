@@ -45,5 +45,9 @@ describe("the web app", () => {
     expect(api.statusCode).toBe(404);
     expect(api.json().status_code).toBe(404);
     expect((await web.inject({ method: "POST", url: "/somewhere" })).statusCode).toBe(404);
+    // A chunk of an older build is missing (rolling deploy): 404, never the app's HTML as a script.
+    const gone = await web.inject({ method: "GET", url: "/assets/QuizPage-old123.js" });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers["content-type"]).not.toContain("text/html");
   });
 });

@@ -17,7 +17,8 @@ export function renderIndex(html: string, settings: Settings): string {
 
 /**
  * Serves the built single-page app: hashed assets with long caching, index.html (with the
- * settings) for every other GET that is not under /api. Unknown /api paths answer 404 JSON.
+ * settings) for every other GET that is not under /api or /assets. Unknown /api paths and
+ * missing assets answer 404.
  */
 export async function registerSpa(app: FastifyInstance, distDir: string, settings: Settings): Promise<void> {
   const indexFile = path.join(distDir, "index.html");
@@ -42,6 +43,9 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
     if (
       url === "/api" ||
       url.startsWith("/api/") ||
+      // A chunk of an older build (rolling deploy) is missing, not the app: the client sees the
+      // failed load and offers a reload instead of running HTML as a script.
+      url.startsWith("/assets/") ||
       !index ||
       (request.method !== "GET" && request.method !== "HEAD")
     ) {

@@ -42,7 +42,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedAttributes: Object.fromEntries(Object.entries(WIKI_ATTRIBUTES).map(([tag, attrs]) => [tag, [...attrs]])),
   allowedClasses: { div: CALLOUT_CLASSES },
   allowedSchemes: ["https", "mailto"],
-  allowedSchemesByTag: { img: ["https"] },
+  allowedSchemesByTag: { img: [] },
   allowedSchemesAppliedToAttributes: ["href", "src"],
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
@@ -61,10 +61,9 @@ const SANITIZE: sanitizeHtml.IOptions = {
       return { tagName: "div", attribs: out };
     },
   },
-  // An image is one of ours or an https picture; anything else (data:, javascript:, relative paths) goes.
-  exclusiveFilter: (frame) =>
-    frame.tag === "img" &&
-    !(WIKI_IMAGE_PATH.test(frame.attribs.src ?? "") || /^https:\/\//.test(frame.attribs.src ?? "")),
+  // An image is one uploaded to the wiki (the page's CSP loads nothing from elsewhere); any other
+  // (https, data:, javascript:, other paths) goes.
+  exclusiveFilter: (frame) => frame.tag === "img" && !WIKI_IMAGE_PATH.test(frame.attribs.src ?? ""),
 };
 
 /** A page's Markdown as sanitised HTML. */

@@ -532,7 +532,7 @@ describe("sanitisation", () => {
         expect(WIKI_ATTRIBUTES[name] ?? []).toContain(attr);
         expect(attr).not.toMatch(/^on/);
         if (attr === "href") expect(value).toMatch(/^(https:\/\/|mailto:|\/(?!\/))/);
-        if (attr === "src") expect(value).toMatch(/^(https:\/\/|\/api\/static\/wiki\/\d+$)/);
+        if (attr === "src") expect(value).toMatch(/^\/api\/static\/wiki\/\d+$/);
       }
     }
     // The title is text, shown as text.
@@ -545,7 +545,7 @@ describe("sanitisation", () => {
       slug: "formatiert",
       title: "Formatiert",
       markdown:
-        "# Oben\n\n## Abschnitt\n\n- a\n- b\n\n1. eins\n\n| A | B |\n|:--|--:|\n| 1 | 2 |\n\n[intern](/wiki/qm/verfahren) [extern](https://example.org)\n\n![Plan](/api/static/wiki/12)\n\n> [!NOTE]\n> Hinweis\n\n> Zitat\n",
+        "# Oben\n\n## Abschnitt\n\n- a\n- b\n\n1. eins\n\n| A | B |\n|:--|--:|\n| 1 | 2 |\n\n[intern](/wiki/qm/verfahren) [extern](https://example.org)\n\n![Plan](/api/static/wiki/12) ![fremd](https://example.org/x.png)\n\n> [!NOTE]\n> Hinweis\n\n> Zitat\n",
     });
     expect(created.html).toContain("<h2>Oben</h2>"); // the page title is the only h1
     expect(created.html).toContain("<h2>Abschnitt</h2>");
@@ -556,6 +556,9 @@ describe("sanitisation", () => {
       '<a href="https://example.org" rel="noopener noreferrer" target="_blank">extern</a>',
     );
     expect(created.html).toContain('<img src="/api/static/wiki/12" alt="Plan" />');
+    // Pictures from elsewhere would not load under the page's CSP, and could track readers: gone.
+    expect(created.html).not.toContain("example.org/x.png");
+    expect(created.html).not.toContain('alt="fremd"');
     expect(created.html).toContain('<div class="callout callout-note" role="note">\n<p>Hinweis</p>');
     expect(created.html).toContain("<blockquote>");
   });

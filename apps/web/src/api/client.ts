@@ -20,12 +20,27 @@ export function errorText(error: unknown): string {
   return i18n.t("errors.network");
 }
 
+/** A toast's close button says what it does (axe: button-name). */
+const closeButtonProps = () => ({ "aria-label": i18n.t("common.close") });
+
 export function showError(error: unknown): void {
-  notifications.show({ color: "red", message: errorText(error), autoClose: TOAST_MS, withBorder: true });
+  notifications.show({
+    color: "red",
+    message: errorText(error),
+    autoClose: TOAST_MS,
+    withBorder: true,
+    closeButtonProps: closeButtonProps(),
+  });
 }
 
 export function showSuccess(message: string): void {
-  notifications.show({ color: "teal", message, autoClose: TOAST_MS, withBorder: true });
+  notifications.show({
+    color: "teal",
+    message,
+    autoClose: TOAST_MS,
+    withBorder: true,
+    closeButtonProps: closeButtonProps(),
+  });
 }
 
 /**

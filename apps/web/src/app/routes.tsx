@@ -1,8 +1,8 @@
 import { lazy, type ReactNode } from "react";
 import { createBrowserRouter, Outlet } from "react-router";
+import { AppErrorPage } from "../components/AppErrorPage";
 import { NotFoundPage } from "../components/NotFoundPage";
 import { LoginPage } from "../features/auth/LoginPage";
-import { ComingPage } from "../features/placeholders/ComingPage";
 import { RequireAuth, RequireRole } from "./guards";
 import { LockoutDialog } from "./LockoutDialog";
 import { SessionTimers } from "./SessionTimers";
@@ -22,6 +22,9 @@ const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"))
 const HelpRequestPage = lazy(() => import("../features/help/HelpRequestPage"));
 const TutorialPage = lazy(() => import("../features/help/TutorialPage"));
 const CalendarPage = lazy(() => import("../features/calendar/CalendarPage"));
+const WikiHomePage = lazy(() => import("../features/wiki/WikiHomePage"));
+const WikiTopicPage = lazy(() => import("../features/wiki/WikiTopicPage"));
+const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -40,6 +43,8 @@ function Root() {
 export const router = createBrowserRouter([
   {
     element: <Root />,
+    // A chunk that no longer exists after an update, or any other failure: a reload, not a blank page.
+    errorElement: <AppErrorPage />,
     children: [
       { path: "/login", element: <LoginPage /> },
       {
@@ -66,9 +71,9 @@ export const router = createBrowserRouter([
           { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
           { path: "help", element: role("help", <TutorialPage />) },
-          { path: "wiki", element: role("wiki", <ComingPage feature="wiki" />) },
-          { path: "wiki/:topic", element: role("wiki", <ComingPage feature="wiki" />) },
-          { path: "wiki/:topic/:subtopic", element: role("wiki", <ComingPage feature="wiki" />) },
+          { path: "wiki", element: role("wiki", <WikiHomePage />) },
+          { path: "wiki/:topic", element: role("wiki", <WikiTopicPage />) },
+          { path: "wiki/:topic/:subtopic", element: role("wiki", <WikiPageScreen />) },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

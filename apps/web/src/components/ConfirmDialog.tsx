@@ -36,7 +36,14 @@ export function ConfirmDialog({
     }
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!busy}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeOnClickOutside={!busy}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
       <Text mb="lg">{message}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose} disabled={busy}>

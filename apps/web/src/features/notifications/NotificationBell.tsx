@@ -2,6 +2,7 @@ import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from 
 import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
 import {
   IconBell,
+  IconBook,
   IconCalendarEvent,
   IconCertificate,
   IconKey,
@@ -26,6 +27,7 @@ function NoticeIcon({ messageKey }: { messageKey: string }) {
   if (messageKey === NotificationMessageKey.passwordReset) return <IconKey size={16} />;
   if (messageKey === NotificationMessageKey.helpReply) return <IconMessageCircle size={16} />;
   if (messageKey === NotificationMessageKey.calendarReminder) return <IconCalendarEvent size={16} />;
+  if (messageKey === NotificationMessageKey.wikiConfirmReminder) return <IconBook size={16} />;
   return <IconBell size={16} />;
 }
 

@@ -102,6 +102,17 @@ describe("notification messages", () => {
     expect(noticeTarget({ key, values }, ["supervisor"])).toBe("/calendar");
   });
 
+  it("leads a wiki reminder to the page waiting for the read confirmation, for anyone", () => {
+    const reminder = {
+      key: NotificationMessageKey.wikiConfirmReminder,
+      values: { title: "Händehygiene", topic: "hygiene", slug: "haendehygiene", revision: "3", by: "Anna Admin" },
+    };
+    expect(noticeText({ ExpiresAt: null }, reminder, zone)).toBe(reminder);
+    expect(noticeTarget(reminder, ["employee"])).toBe("/wiki/hygiene/haendehygiene");
+    expect(noticeTarget(reminder, ["supervisor"])).toBe("/wiki/hygiene/haendehygiene");
+    expect(noticeColour({ ExpiresAt: null }, reminder, zone)).toBeNull();
+  });
+
   it("has every key of the contract's message catalogue in every locale", () => {
     for (const lang of ["de", "en", "fr", "es", "br"]) {
       const locale = JSON.parse(fs.readFileSync(new URL(`../../i18n/locales/${lang}.json`, import.meta.url), "utf8"));

@@ -74,7 +74,10 @@ function reminderText(values: Record<string, string>, zone: string): NoticeMessa
   return { key, values: { ...values, time, location: values.location ? ` – ${values.location}` : "" } };
 }
 
-/** Where a click leads: the employee to the training (expiry, help reply, event), staff to the overview or calendar. */
+/**
+ * Where a click leads: the employee to the training (expiry, help reply, event), staff to the
+ * overview or calendar, a wiki reminder to the page that waits for the read confirmation.
+ */
 export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): string | null {
   const { key, values } = message;
   const toTraining =
@@ -86,6 +89,9 @@ export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): st
   }
   if (key === SUMMARY_KEY && mayOpenRoute(roles, "progress")) return "/progress";
   if (key === NotificationMessageKey.calendarReminder && mayOpenRoute(roles, "calendar")) return "/calendar";
+  if (key === NotificationMessageKey.wikiConfirmReminder && values.topic && values.slug) {
+    return `/wiki/${encodeURIComponent(values.topic)}/${encodeURIComponent(values.slug)}`;
+  }
   return null;
 }
 

@@ -1,0 +1,290 @@
+import { endpoints, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
+import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { ApiError, call, showError, showSuccess } from "../../api/client";
+import { configuredLanguages } from "../../i18n";
+import { refreshWiki } from "./queries";
+import { slugify, wikiPath } from "./scope";
+
+export type Scope = "common" | "facility";
+
+/** The scopes the caller may write in: common pages, the facility's, or both. */
+export function writableScopes(tree: WikiTree): Scope[] {
+  const scopes: Scope[] = [];
+  if (tree.can_edit_common) scopes.push("common");
+  if (tree.can_edit_facility && tree.facility_id !== null) scopes.push("facility");
+  return scopes;
+}
+
+function ScopeChoice({ scopes, value, onChange }: { scopes: Scope[]; value: Scope; onChange: (s: Scope) => void }) {
+  const { t } = useTranslation();
+  if (scopes.length < 2) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t(`wiki.scope.${value}Only`)}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="wiki-scope-label">
+        {t("wiki.scope.label")}
+      </Text>
+      <SegmentedControl
+        value={value}
+        onChange={(v) => onChange(v as Scope)}
+        data={scopes.map((s) => ({ value: s, label: t(`wiki.scope.${s}`) }))}
+        aria-labelledby="wiki-scope-label"
+        fullWidth
+      />
+    </Stack>
+  );
+}
+
+/** Title and slug of something new: the slug follows the title until edited by hand; a slug in use (409) is said at the field. */
+function useNewEntry(takenText: string) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState("");
+  const [slug, setSlug] = useState("");
+  const [touched, setTouched] = useState(false);
+  const [taken, setTaken] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const slugProblem = slug !== "" && !WIKI_SLUG.test(slug) ? t("wiki.new.slugRule") : null;
+  const fields = (path: string) => (
+    <>
+      <TextInput
+        label={t("wiki.new.title")}
+        value={title}
+        onChange={(e) => {
+          const value = e.currentTarget.value;
+          setTitle(value);
+          if (!touched) setSlug(slugify(value));
+        }}
+        maxLength={WIKI_TITLE_MAX}
+        required
+        data-autofocus
+      />
+      <TextInput
+        label={t("wiki.new.slug")}
+        description={t("wiki.new.slugHelp", { path: `${path}/${slug || "…"}` })}
+        value={slug}
+        onChange={(e) => {
+          setTouched(true);
+          setTaken(false);
+          setSlug(e.currentTarget.value);
+        }}
+        error={slugProblem ?? (taken ? takenText : null)}
+        maxLength={63}
+        required
+      />
+    </>
+  );
+  /** Runs the create call; a 409 marks the slug as taken, other failures get the usual toast. */
+  const create = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) setTaken(true);
+      else showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reset = () => {
+    setTitle("");
+    setSlug("");
+    setTouched(false);
+    setTaken(false);
+  };
+  const valid = title.trim() !== "" && slug !== "" && !slugProblem;
+  return { title: title.trim(), slug, valid, busy, fields, create, reset, clearTaken: () => setTaken(false) };
+}
+
+/** The frame both dialogs share: title, the form, cancel and the one primary action. */
+function NewDialog({
+  opened,
+  title,
+  submitLabel,
+  busy,
+  valid,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  opened: boolean;
+  title: string;
+  submitLabel: string;
+  busy: boolean;
+  valid: boolean;
+  onSubmit: () => void;
+  onClose: () => void;
+  children: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeButtonProps={{ "aria-label": t("common.close") }}
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (valid && !busy) onSubmit();
+        }}
+      >
+        <Stack gap="sm">
+          {children}
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit" loading={busy} disabled={!valid}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Kept mounted, so the dialog gives the focus back to its button when it closes; each opening starts empty. */
+interface ModalProps {
+  opened: boolean;
+  onClose: () => void;
+  tree: WikiTree;
+}
+
+export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const scopes = writableScopes(tree);
+  const [scope, setScope] = useState<Scope>(scopes[0] ?? "common");
+  const entry = useNewEntry(t("wiki.new.topicTaken"));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: empties the form when the dialog opens, nothing else
+  useEffect(() => {
+    if (opened) entry.reset();
+  }, [opened]);
+  const submit = () =>
+    entry.create(async () => {
+      await call(endpoints.wikiTopicCreate, {
+        body: {
+          key: entry.slug,
+          title: entry.title,
+          facility: scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
+        },
+        silent: true,
+      });
+      showSuccess(t("success.wikiChanged"));
+      await refreshWiki(queryClient);
+      onClose();
+    });
+  return (
+    <NewDialog
+      opened={opened}
+      title={t("wiki.new.topicTitle")}
+      submitLabel={t("wiki.new.createTopic")}
+      busy={entry.busy}
+      valid={entry.valid}
+      onSubmit={() => void submit()}
+      onClose={onClose}
+    >
+      <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
+      {entry.fields("/wiki")}
+    </NewDialog>
+  );
+}
+
+export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: ModalProps & { topic?: string }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const scopes = writableScopes(tree);
+  const [scope, setScope] = useState<Scope>(scopes[0] ?? "common");
+  // A common page belongs in a common topic; a facility's page may go in either.
+  const topics = tree.topics.filter((tp) => scope === "facility" || tp.facility_id === null);
+  const [topic, setTopic] = useState<string | null>(presetTopic ?? null);
+  const chosenTopic = topics.some((tp) => tp.key === topic) ? topic : null;
+  const entry = useNewEntry(t("wiki.new.pageTaken"));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: empties the form when the dialog opens, nothing else
+  useEffect(() => {
+    if (opened) {
+      entry.reset();
+      setTopic(presetTopic ?? null);
+      setRequiresConfirmation(false);
+    }
+  }, [opened]);
+  const [lang, setLang] = useState<Language>(
+    configuredLanguages.includes(i18n.language as Language) ? (i18n.language as Language) : "de",
+  );
+  const [requiresConfirmation, setRequiresConfirmation] = useState(false);
+
+  const submit = (key: string) =>
+    entry.create(async () => {
+      await call(endpoints.wikiPageCreate, {
+        body: {
+          topic: key,
+          slug: entry.slug,
+          facility: scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
+          lang,
+          title: entry.title,
+          markdown: "",
+          requires_confirmation: requiresConfirmation,
+        },
+        silent: true,
+      });
+      await refreshWiki(queryClient);
+      onClose();
+      // Straight into the editor: a new page is an empty draft.
+      navigate(wikiPath(tree.facility_id, key, entry.slug, { draft: "true", edit: "1", lang }));
+    });
+
+  return (
+    <NewDialog
+      opened={opened}
+      title={t("wiki.new.pageTitle")}
+      submitLabel={t("wiki.new.createPage")}
+      busy={entry.busy}
+      valid={entry.valid && chosenTopic !== null}
+      onSubmit={() => chosenTopic && void submit(chosenTopic)}
+      onClose={onClose}
+    >
+      <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
+      <Select
+        label={t("wiki.new.topicLabel")}
+        data={topics.map((tp) => ({ value: tp.key, label: tp.title }))}
+        value={chosenTopic}
+        onChange={(v) => {
+          entry.clearTaken();
+          setTopic(v);
+        }}
+        required
+        allowDeselect={false}
+        nothingFoundMessage={t("wiki.new.noTopics")}
+      />
+      {entry.fields(`/wiki/${chosenTopic ?? "…"}`)}
+      {configuredLanguages.length > 1 && (
+        <Select
+          label={t("wiki.editor.language")}
+          data={configuredLanguages.map((l) => ({ value: l, label: t(`wiki.languages.${l}`) }))}
+          value={lang}
+          onChange={(v) => v && setLang(v as Language)}
+          allowDeselect={false}
+        />
+      )}
+      <Switch
+        label={t("wiki.editor.requiresConfirmation")}
+        description={t("wiki.editor.requiresConfirmationHelp")}
+        checked={requiresConfirmation}
+        onChange={(e) => setRequiresConfirmation(e.currentTarget.checked)}
+      />
+    </NewDialog>
+  );
+}

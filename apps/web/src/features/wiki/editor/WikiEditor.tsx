@@ -1,0 +1,358 @@
+import {
+  ErrorCode,
+  endpoints,
+  type Language,
+  WIKI_SUMMARY_MAX,
+  WIKI_TITLE_MAX,
+  type WikiPage,
+} from "@carecampus/contract";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  Collapse,
+  Flex,
+  Group,
+  Paper,
+  ScrollArea,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { IconAlertTriangle, IconExternalLink } from "@tabler/icons-react";
+import { EditorContent, useEditor } from "@tiptap/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError, authedHref, call, showError, showSuccess } from "../../../api/client";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import safe from "../../../components/SafeHtml.module.css";
+import { configuredLanguages } from "../../../i18n";
+import { fetchWikiPage } from "../queries";
+import { READABLE_TITLE } from "../readable";
+import { wikiPath } from "../scope";
+import wiki from "../wiki.module.css";
+import classes from "./editor.module.css";
+import { demoteTopHeadings, wikiExtensions } from "./extensions";
+import { ImageDialog, LinkDialog } from "./InsertDialogs";
+import { Toolbar } from "./Toolbar";
+
+export interface WikiEditorProps {
+  page: WikiPage;
+  facility: number | null;
+  onCancel: () => void;
+  onSaved: (page: WikiPage) => void;
+}
+
+interface Loaded {
+  version: number;
+  lang: Language;
+  /** The page had no text in `lang` yet: the German one is offered as a start. */
+  newTranslation: boolean;
+}
+
+/**
+ * Admin mode's editor (lazy: learners never load it): Markdown in and out through TipTap, a
+ * toolbar for what a handbook page needs, title, summary, read confirmation and language.
+ * A save that meets a newer version keeps the text and offers to look at the other or save over it.
+ */
+export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEditorProps) {
+  const { t } = useTranslation();
+  const labelId = useId();
+  const contentId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [title, setTitle] = useState(page.title);
+  const [summary, setSummary] = useState("");
+  const [requiresConfirmation, setRequiresConfirmation] = useState(page.requires_confirmation);
+  const [dirty, setDirty] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [conflict, setConflict] = useState<WikiPage | null | "loading">(null);
+  const [showTheirs, setShowTheirs] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [dialog, setDialog] = useState<"link" | "image" | null>(null);
+  const [ready, setReady] = useState(false);
+
+  const editor = useEditor({
+    extensions: wikiExtensions({
+      calloutLabels: {
+        note: t("wiki.callout.note"),
+        tip: t("wiki.callout.tip"),
+        important: t("wiki.callout.important"),
+        warning: t("wiki.callout.warning"),
+        caution: t("wiki.callout.caution"),
+      },
+      imageUrl: authedHref,
+    }),
+    editorProps: {
+      attributes: {
+        id: contentId,
+        role: "textbox",
+        "aria-multiline": "true",
+        "aria-labelledby": labelId,
+        class: `${safe.html} ${wiki.content} ${classes.prose}`,
+        "data-testid": "wiki-editor-content",
+      },
+    },
+    onUpdate: () => setDirty(true),
+    // Commands need the mounted view: the first text is set once the editor reports it exists.
+    onCreate: () => setReady(true),
+  });
+
+  /** The newest revision in `lang` (the server answers German where the page lacks it). */
+  const load = async (lang: Language) => {
+    const newest = await fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility });
+    const newTranslation = newest.lang !== lang;
+    setLoaded({ version: newest.version, lang, newTranslation });
+    setTitle(newest.title);
+    setRequiresConfirmation(newest.requires_confirmation);
+    editor?.commands.setContent(demoteTopHeadings(newest.markdown ?? ""), {
+      contentType: "markdown",
+      emitUpdate: false,
+    });
+    setDirty(false);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, when the editor exists
+  useEffect(() => {
+    if (!editor || !ready) return;
+    load(page.lang).then(
+      () => heading.current?.focus(),
+      (err) => {
+        if (!(err instanceof ApiError)) console.error(err);
+        showError(err);
+        onCancel();
+      },
+    );
+  }, [editor, ready]);
+
+  const save = async (version: number) => {
+    if (!editor || !loaded) return;
+    setBusy(true);
+    try {
+      const saved = await call(endpoints.wikiPageSave, {
+        params: { id: page.id },
+        body: {
+          version,
+          lang: loaded.lang,
+          title: title.trim(),
+          markdown: editor.getMarkdown(),
+          requires_confirmation: requiresConfirmation,
+          summary: summary.trim() || undefined,
+        },
+        silent: true,
+      });
+      setConflict(null);
+      setDirty(false);
+      showSuccess(t("success.wikiChanged"));
+      onSaved(saved);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409 && (err.code ?? ErrorCode.conflict) === ErrorCode.conflict) {
+        // Someone saved since we loaded: nothing is lost, the text stays here.
+        setShowTheirs(false);
+        setConflict("loading");
+        fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang: loaded.lang, draft: true, facility }).then(
+          (theirs) => setConflict(theirs),
+          () => setConflict(null),
+        );
+      } else showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const switchLanguage = async (lang: Language) => {
+    try {
+      await load(lang);
+    } catch (err) {
+      showError(err);
+    }
+  };
+
+  const theirs = conflict && conflict !== "loading" ? conflict : null;
+  const canSave = !!editor && !!loaded && title.trim() !== "" && !busy;
+
+  return (
+    <Paper
+      withBorder
+      p={{ base: "sm", sm: "lg" }}
+      component="section"
+      aria-labelledby={`${labelId}-h`}
+      data-testid="wiki-editor"
+    >
+      <Stack gap="md">
+        <Title order={2} size="h3" id={`${labelId}-h`} ref={heading} tabIndex={-1} className={wiki.focusTarget}>
+          {t("wiki.editor.title")}
+        </Title>
+        {!loaded ? (
+          <Skeleton h={320} />
+        ) : (
+          <>
+            <Flex gap="sm" direction={{ base: "column", sm: "row" }}>
+              <TextInput
+                label={t("wiki.editor.pageTitle")}
+                value={title}
+                onChange={(e) => {
+                  setTitle(e.currentTarget.value);
+                  setDirty(true);
+                }}
+                maxLength={WIKI_TITLE_MAX}
+                required
+                style={{ flex: 1 }}
+                error={title.trim() === "" ? t("wiki.editor.titleRequired") : null}
+              />
+              {configuredLanguages.length > 1 && (
+                <Select
+                  label={t("wiki.editor.language")}
+                  data={configuredLanguages.map((l) => ({
+                    value: l,
+                    label: page.languages.includes(l)
+                      ? t(`wiki.languages.${l}`)
+                      : t("wiki.editor.newLanguage", { language: t(`wiki.languages.${l}`) }),
+                  }))}
+                  value={loaded.lang}
+                  onChange={(v) => v && v !== loaded.lang && void switchLanguage(v as Language)}
+                  allowDeselect={false}
+                  disabled={dirty}
+                  description={dirty ? t("wiki.editor.languageLocked") : undefined}
+                  w={{ base: "100%", sm: 220 }}
+                />
+              )}
+            </Flex>
+            {loaded.newTranslation && (
+              <Alert color="blue" variant="light" data-testid="wiki-new-translation">
+                {t("wiki.editor.newTranslation", { language: t(`wiki.languages.${loaded.lang}`) })}
+              </Alert>
+            )}
+          </>
+        )}
+        <div hidden={!loaded}>
+          {/* The editable area is no form field: it takes its name from this text (aria-labelledby). */}
+          <Text id={labelId} fw={500} size="sm" mb={4} onClick={() => editor?.commands.focus()}>
+            {t("wiki.editor.content")}
+          </Text>
+          <div className={classes.frame}>
+            {editor && (
+              <Toolbar
+                editor={editor}
+                controls={contentId}
+                onLink={() => setDialog("link")}
+                onImage={() => setDialog("image")}
+              />
+            )}
+            <EditorContent editor={editor} />
+          </div>
+        </div>
+        {loaded && (
+          <>
+            <TextInput
+              label={t("wiki.editor.summary")}
+              description={t("wiki.editor.summaryHelp")}
+              value={summary}
+              onChange={(e) => setSummary(e.currentTarget.value)}
+              maxLength={WIKI_SUMMARY_MAX}
+            />
+            <Switch
+              label={t("wiki.editor.requiresConfirmation")}
+              description={t("wiki.editor.requiresConfirmationHelp")}
+              checked={requiresConfirmation}
+              onChange={(e) => {
+                setRequiresConfirmation(e.currentTarget.checked);
+                setDirty(true);
+              }}
+            />
+          </>
+        )}
+        {conflict && (
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<IconAlertTriangle />}
+            title={t("wiki.editor.conflictTitle")}
+            role="alert"
+            data-testid="wiki-conflict"
+            styles={READABLE_TITLE}
+          >
+            <Stack gap="xs">
+              <Text size="sm">
+                {theirs
+                  ? t("wiki.editor.conflictText", { number: theirs.revision.number, by: theirs.revision.author || "–" })
+                  : t("wiki.editor.conflictTextShort")}
+              </Text>
+              <Group gap="sm">
+                <Anchor
+                  href={wikiPath(facility, page.topic.key, page.slug, {
+                    draft: "true",
+                    lang: loaded?.lang ?? page.lang,
+                  })}
+                  target="_blank"
+                  rel="noopener"
+                  size="sm"
+                  display="inline-flex"
+                  style={{ alignItems: "center", gap: 4 }}
+                >
+                  {t("wiki.editor.conflictOpen")} <IconExternalLink size={14} aria-hidden />
+                </Anchor>
+                {theirs?.markdown != null && (
+                  <Button
+                    variant="subtle"
+                    size="compact-sm"
+                    onClick={() => setShowTheirs((s) => !s)}
+                    aria-expanded={showTheirs}
+                  >
+                    {showTheirs ? t("wiki.editor.conflictHideText") : t("wiki.editor.conflictShowText")}
+                  </Button>
+                )}
+              </Group>
+              <Collapse expanded={showTheirs}>
+                <ScrollArea.Autosize mah={240} type="auto">
+                  <Code block data-testid="wiki-conflict-text">
+                    {theirs?.markdown ?? ""}
+                  </Code>
+                </ScrollArea.Autosize>
+              </Collapse>
+              <Group>
+                <Button
+                  onClick={() => theirs && void save(theirs.version)}
+                  disabled={!theirs || !canSave}
+                  loading={busy}
+                >
+                  {t("wiki.editor.conflictOverwrite")}
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        <Flex gap="sm" justify="flex-end" direction={{ base: "column-reverse", xs: "row" }}>
+          <Button variant="default" onClick={() => (dirty ? setLeaving(true) : onCancel())} disabled={busy}>
+            {t("common.cancel")}
+          </Button>
+          <Button
+            onClick={() => loaded && void save(loaded.version)}
+            loading={busy && !conflict}
+            disabled={!canSave || !!conflict}
+          >
+            {t("wiki.editor.save")}
+          </Button>
+        </Flex>
+      </Stack>
+      {editor && dialog === "link" && <LinkDialog editor={editor} onClose={() => setDialog(null)} />}
+      {editor && dialog === "image" && (
+        <ImageDialog editor={editor} facility={facility} onClose={() => setDialog(null)} />
+      )}
+      <ConfirmDialog
+        opened={leaving}
+        title={t("wiki.editor.discardTitle")}
+        message={t("wiki.editor.discardText")}
+        confirmLabel={t("wiki.editor.discard")}
+        danger
+        onConfirm={async () => onCancel()}
+        onClose={() => setLeaving(false)}
+      />
+    </Paper>
+  );
+}
