@@ -303,76 +303,83 @@ test("a save that meets a newer version keeps the editor's text and can save ove
   await expect(page.getByTestId("wiki-revision-number")).toHaveText(text("de", "wiki.meta.revision", { number: 3 }));
 });
 
-test("an administrator writes a facility page that requires confirmation, releases it, sees who confirmed; another facility cannot see it", async ({
-  page,
-}) => {
-  const team = await createTeam(page.request, ["administrator", "employee"]);
-  const other = await createTeam(page.request, ["employee"]);
-  const title = `Notfallplan ${unique()}`;
+for (const lang of ["de", "en"] as const) {
+  test(`an administrator writes a facility page that requires confirmation, releases it, sees who confirmed; another facility cannot see it (${lang})`, async ({
+    page,
+  }) => {
+    const team = await createTeam(page.request, ["administrator", "employee"]);
+    const other = await createTeam(page.request, ["employee"]);
+    if (lang !== "de") {
+      await setLanguage(page.request, team.administrator, lang);
+      await setLanguage(page.request, team.employee, lang);
+      await setLanguage(page.request, other.employee, lang);
+    }
+    const title = `Notfallplan ${unique()}`;
 
-  // A new page from the tree: it opens in the editor.
-  await openAs(page, team.administrator, "/wiki", team.administrator.password);
-  await page.getByRole("button", { name: exactly("de", "wiki.new.page") }).click();
-  const dialog = page.getByRole("dialog", { name: text("de", "wiki.new.pageTitle") });
-  await expect(dialog.getByText(text("de", "wiki.scope.facilityOnly"))).toBeVisible();
-  await dialog
-    .getByRole("textbox", { name: text("de", "wiki.new.topicLabel") })
-    .or(dialog.getByRole("combobox", { name: text("de", "wiki.new.topicLabel") }))
-    .first()
-    .click();
-  await page.getByRole("option", { name: "Hygiene und Infektionsschutz", exact: true }).click();
-  await dialog.getByRole("textbox", { name: text("de", "wiki.new.title") }).fill(title);
-  await dialog.getByRole("switch", { name: text("de", "wiki.editor.requiresConfirmation") }).check();
-  await settled(dialog);
-  await expectAccessible(page, "new wiki page dialog");
-  await dialog.getByRole("button", { name: exactly("de", "wiki.new.createPage") }).click();
-  await expect(page).toHaveURL(/\/wiki\/hygiene\/notfallplan-[a-z0-9-]+\?/);
-  const pagePath = new URL(page.url()).pathname;
-  const editor = page.getByTestId("wiki-editor");
-  const content = editor.getByRole("textbox", { name: text("de", "wiki.editor.content") });
-  await content.click();
-  await page.keyboard.type("Im Notfall zuerst die Wohnbereichsleitung anrufen.");
-  await editor.getByRole("button", { name: exactly("de", "wiki.editor.save") }).click();
-  await expect(page.getByText(text("de", "success.wikiChanged"))).toBeVisible();
+    // A new page from the tree: it opens in the editor.
+    await openAs(page, team.administrator, "/wiki", team.administrator.password);
+    await page.getByRole("button", { name: exactly(lang, "wiki.new.page") }).click();
+    const dialog = page.getByRole("dialog", { name: text(lang, "wiki.new.pageTitle") });
+    await expect(dialog.getByText(text(lang, "wiki.scope.facilityOnly"))).toBeVisible();
+    await dialog
+      .getByRole("textbox", { name: text(lang, "wiki.new.topicLabel") })
+      .or(dialog.getByRole("combobox", { name: text(lang, "wiki.new.topicLabel") }))
+      .first()
+      .click();
+    await page.getByRole("option", { name: "Hygiene und Infektionsschutz", exact: true }).click();
+    await dialog.getByRole("textbox", { name: text(lang, "wiki.new.title") }).fill(title);
+    await dialog.getByRole("switch", { name: text(lang, "wiki.editor.requiresConfirmation") }).check();
+    await settled(dialog);
+    await expectAccessible(page, "new wiki page dialog");
+    await dialog.getByRole("button", { name: exactly(lang, "wiki.new.createPage") }).click();
+    await expect(page).toHaveURL(/\/wiki\/hygiene\/notfallplan-[a-z0-9-]+\?/);
+    const pagePath = new URL(page.url()).pathname;
+    const editor = page.getByTestId("wiki-editor");
+    const content = editor.getByRole("textbox", { name: text(lang, "wiki.editor.content") });
+    await content.click();
+    await page.keyboard.type("Im Notfall zuerst die Wohnbereichsleitung anrufen.");
+    await editor.getByRole("button", { name: exactly(lang, "wiki.editor.save") }).click();
+    await expect(page.getByText(text(lang, "success.wikiChanged"))).toBeVisible();
 
-  // Released: the dialog says everyone is asked to confirm.
-  await page.getByRole("button", { name: exactly("de", "wiki.admin.release", { number: 2 }) }).click();
-  const release = page.getByRole("dialog", { name: text("de", "wiki.admin.releaseTitle", { number: 2 }) });
-  await expect(release).toContainText(text("de", "wiki.admin.releaseConfirmAgain"));
-  await release.getByRole("button", { name: exactly("de", "wiki.admin.releaseConfirm") }).click();
-  await expect(page.getByText(text("de", "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeVisible();
-  const panel = page.getByTestId("wiki-confirmations");
-  await expect(
-    panel.locator(`[data-testid="wiki-confirmation-row"]`).filter({ hasText: team.employee.surname }),
-  ).toHaveAttribute("data-state", "missing");
+    // Released: the dialog says everyone is asked to confirm.
+    await page.getByRole("button", { name: exactly(lang, "wiki.admin.release", { number: 2 }) }).click();
+    const release = page.getByRole("dialog", { name: text(lang, "wiki.admin.releaseTitle", { number: 2 }) });
+    await expect(release).toContainText(text(lang, "wiki.admin.releaseConfirmAgain"));
+    await release.getByRole("button", { name: exactly(lang, "wiki.admin.releaseConfirm") }).click();
+    await expect(page.getByText(text(lang, "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeVisible();
+    const panel = page.getByTestId("wiki-confirmations");
+    await expect(
+      panel.locator(`[data-testid="wiki-confirmation-row"]`).filter({ hasText: team.employee.surname }),
+    ).toHaveAttribute("data-state", "missing");
 
-  // The employee of the facility confirms it.
-  await openAs(page, team.employee, pagePath, team.employee.password);
-  await expectPageHeading(page, title, false);
-  await page.getByRole("button", { name: exactly("de", "wiki.confirm.button") }).click();
-  await expect(page.getByTestId("wiki-confirmed")).toBeFocused();
+    // The employee of the facility confirms it.
+    await openAs(page, team.employee, pagePath, team.employee.password);
+    await expectPageHeading(page, title, false);
+    await page.getByRole("button", { name: exactly(lang, "wiki.confirm.button") }).click();
+    await expect(page.getByTestId("wiki-confirmed")).toBeFocused();
 
-  // The administrator sees who confirmed, in the overview's green.
-  await openAs(page, team.administrator, pagePath, team.administrator.password);
-  const row = page.getByTestId("wiki-confirmation-row").filter({ hasText: team.employee.surname });
-  await expect(row).toHaveAttribute("data-state", "confirmed");
-  await expect(row.locator("[data-colour]")).toHaveAttribute("data-colour", "green");
-  await expect(page.getByTestId("wiki-confirmations-count")).toContainText("1");
-  await expect(page.getByText(text("de", "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeHidden();
-  const exportLink = page
-    .getByTestId("wiki-confirmations")
-    .getByRole("link", { name: text("de", "wiki.confirmations.export") });
-  await expect(exportLink).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
-  await expectAccessible(page, "wiki page with the confirmations");
+    // The administrator sees who confirmed, in the overview's green.
+    await openAs(page, team.administrator, pagePath, team.administrator.password);
+    const row = page.getByTestId("wiki-confirmation-row").filter({ hasText: team.employee.surname });
+    await expect(row).toHaveAttribute("data-state", "confirmed");
+    await expect(row.locator("[data-colour]")).toHaveAttribute("data-colour", "green");
+    await expect(page.getByTestId("wiki-confirmations-count")).toContainText("1");
+    await expect(page.getByText(text(lang, "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeHidden();
+    const exportLink = page
+      .getByTestId("wiki-confirmations")
+      .getByRole("link", { name: text(lang, "wiki.confirmations.export") });
+    await expect(exportLink).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
+    await expectAccessible(page, "wiki page with the confirmations");
 
-  // An employee of another facility: not found.
-  await openAs(page, other.employee, pagePath, other.employee.password);
-  await expect(page.getByRole("heading", { name: text("de", "notFound.title") })).toBeVisible();
-  const res = await page.request.get(`/api/wiki/page${pagePath.slice("/wiki".length)}`, {
-    headers: await headersOf(page.request, other.employee),
+    // An employee of another facility: not found.
+    await openAs(page, other.employee, pagePath, other.employee.password);
+    await expect(page.getByRole("heading", { name: text(lang, "notFound.title") })).toBeVisible();
+    const res = await page.request.get(`/api/wiki/page${pagePath.slice("/wiki".length)}`, {
+      headers: await headersOf(page.request, other.employee),
+    });
+    expect(res.status()).toBe(404);
   });
-  expect(res.status()).toBe(404);
-});
+}
 
 test("the wiki screens and dialogs pass axe in every theme", async ({ page }) => {
   test.setTimeout(180_000);

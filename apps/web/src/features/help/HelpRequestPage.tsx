@@ -24,11 +24,11 @@ import { Link, useNavigate, useParams } from "react-router";
 import { authedUrl, call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
+import { useFacilityParam } from "../../components/FacilityScope";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { useRequiredSession } from "../../session/store";
 import { HelpBadge } from "./HelpBadge";
-import { useFacilityParam } from "./HelpRequestsPage";
 import classes from "./help.module.css";
 import { helpKeys, useHelpRequest } from "./queries";
 

@@ -1,32 +1,15 @@
-import { formatDate, hasAnyRole, seesAllFacilities } from "@carecampus/contract";
-import { Accordion, Alert, Badge, Button, Group, Select, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { formatDate, hasAnyRole } from "@carecampus/contract";
+import { Accordion, Alert, Badge, Button, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconArrowRight, IconMoodHappy, IconTool } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
+import { FacilityScopeSelect, useFacilityParam } from "../../components/FacilityScope";
 import { PageHeader } from "../../components/PageHeader";
-import { useFacilities } from "../../queries/admin";
 import { useRequiredSession } from "../../session/store";
 import { HelpBadge } from "./HelpBadge";
 import { useContentFixes, useHelpRequests } from "./queries";
-
-/** ?facility= of the list, kept when a detail is opened and closed again. */
-export function useFacilityParam(): [number | null, (id: number | null) => void] {
-  const [params, setParams] = useSearchParams();
-  const raw = Number(params.get("facility"));
-  const facility = Number.isInteger(raw) && raw > 0 ? raw : null;
-  const set = (id: number | null) =>
-    setParams(
-      (p) => {
-        if (id === null) p.delete("facility");
-        else p.set("facility", String(id));
-        return p;
-      },
-      { replace: true },
-    );
-  return [facility, set];
-}
 
 function ContentFixes() {
   const { t } = useTranslation();
@@ -69,29 +52,14 @@ export default function HelpRequestsPage() {
   const { t } = useTranslation();
   const { user } = useRequiredSession();
   const zone = settings["time-zone"];
-  const allFacilities = seesAllFacilities(user.roles);
-  const [facility, setFacility] = useFacilityParam();
-  const facilities = useFacilities(allFacilities);
+  const [facility] = useFacilityParam();
   const list = useHelpRequests(facility);
   const suffix = facility ? `?facility=${facility}` : "";
 
   return (
     <>
       <PageHeader title={t("helpRequests.title")} />
-      {allFacilities && (
-        <Select
-          label={t("helpRequests.facility")}
-          data={[
-            { value: "", label: t("helpRequests.allFacilities") },
-            ...(facilities.data ?? []).map((f) => ({ value: String(f.id), label: f.name })),
-          ]}
-          value={facility ? String(facility) : ""}
-          onChange={(v) => setFacility(v ? Number(v) : null)}
-          allowDeselect={false}
-          maw={360}
-          mb="md"
-        />
-      )}
+      <FacilityScopeSelect label={t("helpRequests.facility")} none={t("helpRequests.allFacilities")} />
       {list.isPending ? (
         <Stack>
           <Skeleton h={64} />

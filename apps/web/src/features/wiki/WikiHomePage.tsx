@@ -5,12 +5,13 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { settings } from "../../app/settings";
+import { useFacilityParam } from "../../components/FacilityScope";
 import { PageHeader } from "../../components/PageHeader";
 import { FacilityPicker } from "./FacilityPicker";
 import { NewPageModal, NewTopicModal, writableScopes } from "./NewModals";
 import { useWikiTree } from "./queries";
 import { READABLE_TITLE } from "./readable";
-import { useWikiFacility, wikiPath } from "./scope";
+import { wikiPath } from "./scope";
 import { TopicSection } from "./TopicSection";
 import { WikiSearch } from "./WikiSearch";
 
@@ -18,7 +19,7 @@ import { WikiSearch } from "./WikiSearch";
 export default function WikiHomePage() {
   const { t } = useTranslation();
   const zone = settings["time-zone"];
-  const [facility] = useWikiFacility();
+  const [facility] = useFacilityParam();
   const tree = useWikiTree(facility);
   const heading = useRef<HTMLHeadingElement>(null);
   const [dialog, setDialog] = useState<"topic" | "page" | null>(null);

@@ -9,6 +9,7 @@ import { ApiError, call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
+import { useFacilityParam } from "../../components/FacilityScope";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { useFacilities } from "../../queries/admin";
@@ -17,7 +18,7 @@ import { ConfirmationsPanel } from "./ConfirmationsPanel";
 import { HistoryModal } from "./HistoryModal";
 import { refreshWiki, useWikiPage, wikiKeys } from "./queries";
 import { ReadConfirmation } from "./ReadConfirmation";
-import { useWikiFacility, wikiPath } from "./scope";
+import { wikiPath } from "./scope";
 import { WikiHtml } from "./WikiHtml";
 import classes from "./wiki.module.css";
 
@@ -43,7 +44,7 @@ function WikiPageScreen() {
   const topic = params.topic ?? "";
   const slug = params.subtopic ?? "";
   const [search, setSearch] = useSearchParams();
-  const [facility] = useWikiFacility();
+  const [facility] = useFacilityParam();
   const askedLang = search.get("lang") as Language | null;
   const lang: Language = askedLang && LANGUAGES.includes(askedLang) ? askedLang : (i18n.language as Language);
   const draft = search.get("draft") === "true";

@@ -3,19 +3,20 @@ import { IconArrowLeft, IconFilePlus } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
+import { useFacilityParam } from "../../components/FacilityScope";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { FacilityPicker } from "./FacilityPicker";
 import { NewPageModal, writableScopes } from "./NewModals";
 import { useWikiTree } from "./queries";
-import { useWikiFacility, wikiPath } from "./scope";
+import { wikiPath } from "./scope";
 import { TopicSection } from "./TopicSection";
 
 /** /wiki/{topic}: the pages of one topic. */
 export default function WikiTopicPage() {
   const { t } = useTranslation();
   const key = useParams().topic ?? "";
-  const [facility] = useWikiFacility();
+  const [facility] = useFacilityParam();
   const tree = useWikiTree(facility);
   const heading = useRef<HTMLHeadingElement>(null);
   const [creating, setCreating] = useState(false);

@@ -1,25 +1,3 @@
-import { useSearchParams } from "react-router";
-
-/**
- * ?facility= : the facility whose pages a Super-Admin or superuser looks at beside the common
- * ones (the server's WikiScopeQuery). Kept on every wiki link so the choice survives navigation.
- */
-export function useWikiFacility(): [number | null, (id: number | null) => void] {
-  const [params, setParams] = useSearchParams();
-  const raw = Number(params.get("facility"));
-  const facility = Number.isInteger(raw) && raw > 0 ? raw : null;
-  const set = (id: number | null) =>
-    setParams(
-      (p) => {
-        if (id === null) p.delete("facility");
-        else p.set("facility", String(id));
-        return p;
-      },
-      { replace: true },
-    );
-  return [facility, set];
-}
-
 /** The address of the wiki, a topic or a page, with the facility in view. */
 export function wikiPath(
   facility: number | null,
