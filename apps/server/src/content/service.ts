@@ -3,6 +3,7 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
 import { answers, appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
+import { bumpContentGeneration } from "../learning/content-cache";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 
@@ -206,6 +207,8 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
     }
 
     const wiki = await importWiki(tx, pkg.wiki, pkg.version, now);
+    // Servers keep the quiz content in memory per generation: this import makes a new one.
+    await bumpContentGeneration(tx);
     counts.wikiRevisions = wiki.revisions;
 
     await tx

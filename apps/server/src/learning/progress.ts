@@ -9,7 +9,8 @@ import {
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isAssigned } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
-import { certificates, questionnaires, questions, quizAttempts, topics, trainings } from "../db/schema";
+import { certificates, questions, quizAttempts, topics, trainings } from "../db/schema";
+import { type ContentView, contentView } from "./content-cache";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
 export const RENEWAL_WINDOW_DAYS = 30;
@@ -61,9 +62,20 @@ export interface TopicState {
   trainings: TrainingState[];
 }
 
+/** What a snapshot was built from besides the user's progress: the content and the assignments. */
+interface SnapshotContent {
+  userId: number;
+  /** The content in memory the snapshot was built from (questions and answers too). */
+  view: ContentView;
+  topicRows: ContentView["topics"];
+  trainingRows: Awaited<ReturnType<typeof assignedTrainingRows>>;
+  questionnaireRows: { id: number; trainingId: number; key: string; name: string; position: number; total: number }[];
+}
+
 export interface Snapshot {
   topics: TopicState[];
   certificates: CertRow[];
+  content: SnapshotContent;
 }
 
 /**
@@ -97,29 +109,9 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
   return [...list].sort((a, b) => (numeric ? Number(a.name) - Number(b.name) : a.position - b.position));
 }
 
-/**
- * Everything the learning screens show for one user, in five queries whatever the size:
- * topics, assigned trainings, questionnaires with their totals, the user's correct answers
- * per questionnaire and cycle, and the user's certificates.
- */
-/** `now` and the configured time zone `zone` decide which certificates are due for renewal. */
-export async function loadSnapshot(db: Db | Tx, userId: number, now: Date, zone: string): Promise<Snapshot> {
-  const [topicRows, trainingRows, questionnaireRows, correctRows, certRows] = await runAll(db, [
-    () => db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position)),
-    () => assignedTrainingRows(db, userId),
-    () =>
-      db
-        .select({
-          id: questionnaires.id,
-          trainingId: questionnaires.trainingId,
-          key: questionnaires.key,
-          name: questionnaires.name,
-          position: questionnaires.position,
-          // Written out with aliases: drizzle leaves columns unqualified inside sql templates.
-          total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
-        })
-        .from(questionnaires)
-        .where(eq(questionnaires.retired, false)),
+/** The user's correct answers per questionnaire and cycle, and their certificates: what a recorded answer changes. */
+function progressQueries(db: Db | Tx, userId: number) {
+  return [
     () =>
       db
         .select({
@@ -143,8 +135,56 @@ export async function loadSnapshot(db: Db | Tx, userId: number, now: Date, zone:
         .from(certificates)
         .where(eq(certificates.userId, userId))
         .orderBy(asc(certificates.acquiredAt), asc(certificates.id)),
-  ] as const);
+  ] as const;
+}
 
+type Rows<T extends readonly (() => Promise<unknown>)[]> = { [K in keyof T]: Awaited<ReturnType<T[K]>> };
+type ProgressRows = Rows<ReturnType<typeof progressQueries>>;
+
+/**
+ * Everything the learning screens show for one user, in four queries whatever the size: the
+ * content generation (topics and questionnaires with their totals come from memory, see
+ * content-cache.ts), assigned trainings, the user's correct answers per questionnaire and
+ * cycle, and the user's certificates.
+ */
+/** `now` and the configured time zone `zone` decide which certificates are due for renewal. */
+export async function loadSnapshot(
+  db: Db | Tx,
+  userId: number,
+  now: Date,
+  zone: string,
+  /** The content this request read already (one generation per request). */
+  view?: ContentView,
+): Promise<Snapshot> {
+  const [content, trainingRows, correctRows, certRows] = await runAll(db, [
+    () => (view ? Promise.resolve(view) : contentView(db)),
+    () => assignedTrainingRows(db, userId),
+    ...progressQueries(db, userId),
+  ] as const);
+  return buildSnapshot(
+    { userId, view: content, topicRows: content.topics, trainingRows, questionnaireRows: content.questionnaires },
+    [correctRows, certRows],
+    now,
+    zone,
+  );
+}
+
+/**
+ * The same snapshot after the user's progress changed (an answer recorded, a certificate
+ * issued): content and assignments are those already read, only the progress is read again.
+ */
+export async function reloadProgress(db: Db | Tx, before: Snapshot, now: Date, zone: string): Promise<Snapshot> {
+  const rows = (await runAll(db, progressQueries(db, before.content.userId))) as unknown as ProgressRows;
+  return buildSnapshot(before.content, rows, now, zone);
+}
+
+function buildSnapshot(
+  content: SnapshotContent,
+  [correctRows, certRows]: ProgressRows,
+  now: Date,
+  zone: string,
+): Snapshot {
+  const { topicRows, trainingRows, questionnaireRows } = content;
   const correct = new Map(correctRows.map((r) => [`${r.questionnaireId}:${r.cycle}`, r.count]));
   const certsByTraining = new Map<number, CertRow[]>();
   for (const c of certRows) {
@@ -193,6 +233,7 @@ export async function loadSnapshot(db: Db | Tx, userId: number, now: Date, zone:
         trainings: (byTopic.get(tp.id) ?? []).sort((a, b) => collator.compare(a.name, b.name)),
       })),
     certificates: certRows,
+    content,
   };
 }
 

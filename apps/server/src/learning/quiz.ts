@@ -9,15 +9,17 @@ import {
   QuizFinishedKey,
   QuizFinishedLinkKey,
 } from "@carecampus/contract";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { issueCertificate } from "../certificates/service";
-import { type Db, runAll, type Tx } from "../db/client";
-import { answers, certificates, media, questions, quizAttempts } from "../db/schema";
+import type { Db, Tx } from "../db/client";
+import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { ownHelp } from "../help/service";
+import { type ContentView, contentView } from "./content-cache";
 import {
   loadSnapshot,
   type QuestionnaireState,
+  reloadProgress,
   type Snapshot,
   type TopicState,
   type TrainingState,
@@ -75,27 +77,24 @@ function practiceCycle(training: TrainingState): number {
   return -(training.cycle + 1);
 }
 
-async function roundState(db: Db | Tx, userId: number, cycle: number, questionnaireId: number): Promise<RoundState> {
-  const [questionRows, attempts] = await runAll(db, [
-    () =>
-      db
-        .select({ id: questions.id })
-        .from(questions)
-        .where(and(eq(questions.questionnaireId, questionnaireId), eq(questions.retired, false)))
-        .orderBy(asc(questions.position)),
-    () =>
-      db
-        .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
-        .from(quizAttempts)
-        .where(
-          and(
-            eq(quizAttempts.userId, userId),
-            eq(quizAttempts.questionnaireId, questionnaireId),
-            eq(quizAttempts.cycle, cycle),
-          ),
-        ),
-  ] as const);
-  const all = questionRows.map((q) => q.id);
+async function roundState(
+  db: Db | Tx,
+  userId: number,
+  cycle: number,
+  questionnaireId: number,
+  view: ContentView,
+): Promise<RoundState> {
+  const attempts = await db
+    .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.userId, userId),
+        eq(quizAttempts.questionnaireId, questionnaireId),
+        eq(quizAttempts.cycle, cycle),
+      ),
+    );
+  const all = view.questionIds.get(questionnaireId) ?? [];
   const round = attempts.reduce((m, a) => Math.max(m, a.round), 1);
   const correctBefore = new Set(attempts.filter((a) => a.correct && a.round < round).map((a) => a.questionId));
   const askedNow = new Set(attempts.filter((a) => a.round === round).map((a) => a.questionId));
@@ -134,13 +133,15 @@ export async function nextQuestion(
   allowAgain: boolean,
   practice = false,
 ): Promise<NextQuestion> {
-  const loc = locate(await loadSnapshot(db, userId, now, zone), path);
+  const snapshot = await loadSnapshot(db, userId, now, zone);
+  const { view } = snapshot.content;
+  const loc = locate(snapshot, path);
   const cycle = quizCycle(loc, allowAgain, practice);
   const { total } = loc.questionnaire;
   if (!practice && (loc.training.done || loc.questionnaire.count >= total)) {
     return { question: null, count: loc.questionnaire.count, total };
   }
-  let state = await roundState(db, userId, cycle, loc.questionnaire.id);
+  let state = await roundState(db, userId, cycle, loc.questionnaire.id, view);
   if (practice && state.pending.length === 0) {
     // A practice run that was completed starts over: practice answers prove nothing.
     await db
@@ -152,19 +153,13 @@ export async function nextQuestion(
           eq(quizAttempts.cycle, cycle),
         ),
       );
-    state = await roundState(db, userId, cycle, loc.questionnaire.id);
+    state = await roundState(db, userId, cycle, loc.questionnaire.id, view);
   }
   const count = practice ? state.correct.size : loc.questionnaire.count;
   const questionId = state.pending[0];
   if (questionId === undefined) return { question: null, count, total };
-  const [q] = await db
-    .select({ id: questions.id, text: questions.text, type: questions.type })
-    .from(questions)
-    .where(eq(questions.id, questionId));
-  const answerRows = await db
-    .select({ id: answers.id, text: answers.text })
-    .from(answers)
-    .where(and(eq(answers.questionId, questionId), eq(answers.retired, false)));
+  const q = view.questions.get(questionId);
+  const answerRows = (q?.answers ?? []).map((a) => ({ id: a.id, text: a.text }));
   answerRows.sort((a, b) =>
     order(userId, questionId, state.round, a.id).localeCompare(order(userId, questionId, state.round, b.id)),
   );
@@ -201,25 +196,12 @@ export async function submitAnswer(
   allowAgain: boolean,
   practice = false,
 ): Promise<AnswerResult> {
-  const [question] = await db
-    .select({
-      id: questions.id,
-      questionnaireId: questions.questionnaireId,
-      explanation: questions.explanation,
-      hint: questions.hint,
-      mediaId: questions.mediaId,
-      mediaKind: media.kind,
-    })
-    .from(questions)
-    .leftJoin(media, eq(media.id, questions.mediaId))
-    .where(and(eq(questions.id, path.questionId), eq(questions.retired, false)));
-  if (!question || question.questionnaireId !== path.questionnaireId) {
+  const view = await contentView(db);
+  const question = view.questions.get(path.questionId);
+  if (!question || question.retired || question.questionnaireId !== path.questionnaireId) {
     throw new AppError(ErrorCode.questionNotFound, "Question not found");
   }
-  const answerRows = await db
-    .select({ id: answers.id, correct: answers.correct })
-    .from(answers)
-    .where(and(eq(answers.questionId, question.id), eq(answers.retired, false)));
+  const answerRows = question.answers;
   const chosen = [...new Set(answerIds)];
   const own = new Set(answerRows.map((a) => a.id));
   if (chosen.some((id) => !own.has(id))) {
@@ -232,13 +214,16 @@ export async function submitAnswer(
   const isCorrect = chosen.length === rightIds.length && chosen.every((id) => rightIds.includes(id));
 
   let finished: Finished | null = null;
+  let snapshot: Snapshot | null = null;
+  let recorded = false;
   await db.transaction(async (tx) => {
     // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
     await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
-    const loc = locate(await loadSnapshot(tx, userId, now, zone), path);
+    snapshot = await loadSnapshot(tx, userId, now, zone, view);
+    const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);
     if (!practice && loc.training.done) return;
-    const state = await roundState(tx, userId, cycle, loc.questionnaire.id);
+    const state = await roundState(tx, userId, cycle, loc.questionnaire.id, snapshot.content.view);
     // Only a question still pending in this round is recorded; anything else is a repeat.
     if (!state.pending.includes(question.id)) return;
     await tx
@@ -253,6 +238,7 @@ export async function submitAnswer(
         answerIds: chosen,
       })
       .onConflictDoNothing();
+    recorded = true;
     if (state.pending.length > 1) return;
     // That was the round's last question.
     const correctNow = new Set(state.correct);
@@ -295,10 +281,21 @@ export async function submitAnswer(
     };
   });
 
-  const after = locate(await loadSnapshot(db, userId, now, zone), path);
+  // The progress as it is now: read again only when this answer changed it (content and
+  // assignments are those the transaction read).
+  const before = snapshot as Snapshot | null;
+  const after = locate(
+    before && !recorded
+      ? before
+      : before
+        ? await reloadProgress(db, before, now, zone)
+        : await loadSnapshot(db, userId, now, zone),
+    path,
+  );
   const help = await ownHelp(db, userId, question.id);
   const practiceCount = practice
-    ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id)).correct.size
+    ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id, after.snapshot.content.view))
+        .correct.size
     : undefined;
   return {
     answers_correct: rightIds,

@@ -1,0 +1,120 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { answers, appMeta, media, questionnaires, questions, topics } from "../db/schema";
+
+/*
+ * The learning content (topics, questionnaires, questions, answers) changes only when content
+ * is imported, yet the quiz read it again on every request. It is kept here per content
+ * generation: a random value in app_meta that every import sets anew inside its transaction.
+ * Each request reads that one value (one indexed row) instead of the content; a server whose
+ * generation is not the database's loads the content again, so an import by another process
+ * (the CLI, another server) is seen by the very next request, never later.
+ */
+
+export const CONTENT_GENERATION = "content_generation";
+
+export interface CachedQuestion {
+  id: number;
+  questionnaireId: number;
+  text: string;
+  type: string;
+  explanation: string;
+  hint: string | null;
+  mediaId: number | null;
+  mediaKind: string | null;
+  retired: boolean;
+  /** Live answers in their stored order. */
+  answers: { id: number; text: string; correct: boolean }[];
+}
+
+export interface ContentView {
+  generation: string;
+  topics: (typeof topics.$inferSelect)[];
+  questionnaires: { id: number; trainingId: number; key: string; name: string; position: number; total: number }[];
+  questions: Map<number, CachedQuestion>;
+  /** Live question ids of a questionnaire in their order. */
+  questionIds: Map<number, number[]>;
+}
+
+/** Views of the last few generations (tests open many databases in one process; each has its own). */
+const views = new Map<string, Promise<ContentView>>();
+const KEEP = 8;
+
+/** A new generation, written by whatever changes content, in the transaction that changes it. */
+export async function bumpContentGeneration(tx: Db | Tx): Promise<void> {
+  await tx
+    .insert(appMeta)
+    .values({ key: CONTENT_GENERATION, value: sql`gen_random_uuid()::text` })
+    .onConflictDoUpdate({ target: appMeta.key, set: { value: sql`gen_random_uuid()::text` } });
+}
+
+async function load(db: Db | Tx, generation: string): Promise<ContentView> {
+  const topicRows = await db.select().from(topics).where(eq(topics.retired, false)).orderBy(topics.position);
+  const questionnaireRows = await db
+    .select({
+      id: questionnaires.id,
+      trainingId: questionnaires.trainingId,
+      key: questionnaires.key,
+      name: questionnaires.name,
+      position: questionnaires.position,
+      total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
+    })
+    .from(questionnaires)
+    .where(eq(questionnaires.retired, false));
+  const questionRows = await db
+    .select({
+      id: questions.id,
+      questionnaireId: questions.questionnaireId,
+      text: questions.text,
+      type: questions.type,
+      explanation: questions.explanation,
+      hint: questions.hint,
+      mediaId: questions.mediaId,
+      mediaKind: media.kind,
+      retired: questions.retired,
+      position: questions.position,
+    })
+    .from(questions)
+    .leftJoin(media, eq(media.id, questions.mediaId))
+    .orderBy(questions.position, questions.id);
+  const answerRows = await db
+    .select({ id: answers.id, questionId: answers.questionId, text: answers.text, correct: answers.correct })
+    .from(answers)
+    .where(eq(answers.retired, false))
+    .orderBy(answers.id);
+  const byQuestion = new Map<number, CachedQuestion["answers"]>();
+  for (const a of answerRows) {
+    const list = byQuestion.get(a.questionId) ?? [];
+    list.push({ id: a.id, text: a.text, correct: a.correct });
+    byQuestion.set(a.questionId, list);
+  }
+  const questionMap = new Map<number, CachedQuestion>();
+  const questionIds = new Map<number, number[]>();
+  for (const { position: _position, ...q } of questionRows) {
+    questionMap.set(q.id, { ...q, answers: byQuestion.get(q.id) ?? [] });
+    if (q.retired) continue;
+    const list = questionIds.get(q.questionnaireId) ?? [];
+    list.push(q.id);
+    questionIds.set(q.questionnaireId, list);
+  }
+  return { generation, topics: topicRows, questionnaires: questionnaireRows, questions: questionMap, questionIds };
+}
+
+/**
+ * The content as the database holds it now: from memory when its generation is the database's,
+ * else read (once per generation, also when many requests ask at once). Without a generation
+ * (no content imported yet) it is read every time.
+ */
+export async function contentView(db: Db | Tx): Promise<ContentView> {
+  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, CONTENT_GENERATION));
+  const generation = row?.value;
+  if (!generation) return load(db, "");
+  let view = views.get(generation);
+  if (!view) {
+    view = load(db, generation);
+    views.set(generation, view);
+    view.catch(() => views.delete(generation));
+    while (views.size > KEEP) views.delete(views.keys().next().value as string);
+  }
+  return view;
+}
