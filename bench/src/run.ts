@@ -201,7 +201,7 @@ const QUIZ_PG = Number(process.env.BENCH_QUIZ_LEARNERS_PG ?? 2000);
 if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
-if (withQuizLoad) await quizLoad("PGlite", undefined, 3907, QUIZ_PGLITE);
+if (withQuizLoad && QUIZ_PGLITE > 0) await quizLoad("PGlite", undefined, 3907, QUIZ_PGLITE);
 if (process.env.DATABASE_URL) {
   if (withEndpoints) await onPostgres(process.env.DATABASE_URL);
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);

@@ -12,6 +12,7 @@ export * from "./rules/import";
 export * from "./rules/login";
 export * from "./rules/overview";
 export * from "./rules/password";
+export * from "./rules/search";
 export * from "./rules/session";
 export * from "./rules/text";
 export * from "./rules/user-form";

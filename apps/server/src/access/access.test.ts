@@ -53,6 +53,7 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["facilities.list",           A, A,       A, A,       A, A,       F, F,       F, F],
   ["facilities.create",         A, A,       A, A,       F, F,       F, F,       F, F],
   ["overview.read",             A, A,       A, A,       A, N,       A, N,       F, F],
+  ["overview.export",           A, A,       A, A,       F, F,       F, F,       F, F],
   ["qualifications.list",       A, A,       A, A,       A, N,       A, N,       F, F],
   ["qualifications.create",     A, A,       A, A,       A, N,       F, F,       F, F],
   ["user.view",                 A, A,       A, A,       A, N,       A, N,       N, N],

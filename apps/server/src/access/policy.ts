@@ -116,6 +116,12 @@ export const POLICIES = {
     scope: true,
     notFound: FACILITY_NOT_FOUND,
   },
+  /** The overview's xlsx export: superusers and Super-Admins only (spec §6). */
+  "overview.export": {
+    roles: ["contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin exports the overview" },
+  },
   /** A facility's additional qualifications. */
   "qualifications.list": {
     roles: STAFF_ROLES,

@@ -154,6 +154,7 @@ export async function exportOverview(
   onError: (err: unknown) => void,
 ) {
   assertMay(actor, "overview.read");
+  assertMay(actor, "overview.export");
   const { db } = deps;
   const now = deps.now();
   const facility = await overviewScope(db, actor, facilityName);

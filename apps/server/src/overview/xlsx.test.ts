@@ -52,6 +52,9 @@ afterAll(() => ctx.close());
 
 const download = (token: string, query = "") =>
   ctx.app.inject({ url: `/api/progress/admin/export/xlsx?token=${encodeURIComponent(token)}${query}` });
+/** The export of facility A, as a superuser asks for it (the export is theirs and the Super-Admins', spec §6). */
+const downloadA = (query = "") =>
+  download(cast.tokens.superchris, `&facilityName=${encodeURIComponent(cast.facilityA.name)}${query}`);
 
 function sheetsXml(buffer: Buffer): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-xlsx-"));
@@ -75,7 +78,7 @@ async function readBook(buffer: Buffer): Promise<ExcelJS.Workbook> {
 
 describe("GET /api/progress/admin/export/xlsx", () => {
   it("is a real workbook: legend, a sheet per topic, dates, colours, frozen header, filter", async () => {
-    const res = await download(cast.tokens.administrator);
+    const res = await downloadA();
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     expect(res.headers["content-type"]).toContain("spreadsheetml");
     expect(res.headers["content-disposition"]).toContain(
@@ -132,7 +135,7 @@ describe("GET /api/progress/admin/export/xlsx", () => {
     await db.insert(trainingMatrices).values([{ userId: onlyOne }, { userId: none }]);
     await db.insert(trainingMatrixEntries).values({ userId: onlyOne, trainingId: reanimation?.id ?? 0 });
 
-    const book = await readBook((await download(cast.tokens.administrator)).rawPayload);
+    const book = await readBook((await downloadA()).rawPayload);
     const sheet = book.getWorksheet("Hygiene") as ExcelJS.Worksheet;
     const surnames: unknown[] = [];
     let row: ExcelJS.Row | undefined;
@@ -149,7 +152,7 @@ describe("GET /api/progress/admin/export/xlsx", () => {
 
   it("is sent as it is to a browser that accepts compression (an xlsx is zipped already)", async () => {
     const res = await ctx.app.inject({
-      url: `/api/progress/admin/export/xlsx?token=${encodeURIComponent(cast.tokens.administrator)}`,
+      url: `/api/progress/admin/export/xlsx?token=${encodeURIComponent(cast.tokens.superchris)}&facilityName=${encodeURIComponent(cast.facilityA.name)}`,
       headers: { "accept-encoding": "gzip, deflate, br" },
     });
     expect(res.statusCode).toBe(200);
@@ -158,7 +161,7 @@ describe("GET /api/progress/admin/export/xlsx", () => {
   });
 
   it("writes no formula, whatever the names, and keeps them as text with an apostrophe", async () => {
-    const res = await download(cast.tokens.administrator);
+    const res = await downloadA();
     const xml = sheetsXml(res.rawPayload).join("\n");
     expect(xml).not.toMatch(/<f[ >]/);
     const text = xml
@@ -188,7 +191,6 @@ describe("GET /api/progress/admin/export/xlsx", () => {
       });
       return facilities;
     };
-    expect(await surnamesOf(cast.tokens.supervisor)).toEqual(new Set([cast.facilityA.name]));
     expect(await surnamesOf(cast.tokens.contentmanager)).toEqual(new Set([cast.facilityA.name, cast.facilityB.name]));
     const onlyB = await download(cast.tokens.superchris, `&facilityName=${encodeURIComponent(cast.facilityB.name)}`);
     expect(onlyB.headers["content-disposition"]).toContain(cast.facilityB.name.replaceAll(" ", "-"));
@@ -201,17 +203,20 @@ describe("GET /api/progress/admin/export/xlsx", () => {
     const employee = await download(cast.tokens.employee);
     expect(employee.statusCode).toBe(403);
     expect(employee.json().error_code).toBe(ErrorCode.notAllowedToSeeEmployees);
-    const foreign = await download(
-      cast.tokens.administrator,
-      `&facilityName=${encodeURIComponent(cast.facilityB.name)}`,
-    );
-    expect(foreign.statusCode).toBe(404);
-    expect((await download(cast.tokens.administrator, "&topicId=999999")).statusCode).toBe(404);
+    // Administrators and supervisors see the overview, but the export is not theirs (spec §6).
+    for (const who of ["administrator", "supervisor"] as const) {
+      const refused = await download(cast.tokens[who]);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error_code).toBe(ErrorCode.forbidden);
+    }
+    const unknown = await download(cast.tokens.contentmanager, "&facilityName=Nirgendwo");
+    expect(unknown.statusCode).toBe(404);
+    expect((await downloadA("&topicId=999999")).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: "/api/progress/admin/export/xlsx" })).statusCode).toBe(401);
     // The token may come in the header too; one topic gives the legend and that topic's sheet.
     const header = await ctx.app.inject({
-      url: `/api/progress/admin/export/xlsx?topicId=${topicId}`,
-      headers: bearer(cast.tokens.administrator),
+      url: `/api/progress/admin/export/xlsx?topicId=${topicId}&facilityName=${encodeURIComponent(cast.facilityA.name)}`,
+      headers: bearer(cast.tokens.contentmanager),
     });
     expect(header.statusCode).toBe(200);
     expect((await readBook(header.rawPayload)).worksheets).toHaveLength(2);

@@ -7,10 +7,11 @@ import {
   loginKey,
   normaliseRoles,
   type Role,
+  searchKey,
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
-import { and, asc, eq, ilike, inArray, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
@@ -28,6 +29,7 @@ import {
 import type { DbClock, UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
 import { dropForeignAdditionalQualifications, writeUserAdditionalQualifications } from "../qualifications/service";
+import { searchKeySql } from "./search";
 import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
 
 const LIST_LIMIT = 500;
@@ -41,10 +43,17 @@ export async function listUsers(db: Db, actor: Actor, query: string | undefined)
   const words = q.split(/\s+/).filter(Boolean).slice(0, 5);
   const conditions = [userScope(actor)];
   for (const w of words) {
-    const pattern = `%${escapeLike(w)}%`;
-    // Logins are searched in their one normalised form (contract loginKey), names as written.
+    // Names in their search form ('mueller' finds Müller, 'lefevre' Lefèvre: contract searchKey),
+    // logins in their one normalised form (contract loginKey).
+    const namePattern = `%${escapeLike(searchKey(w))}%`;
     const loginPattern = `%${escapeLike(loginKey(w))}%`;
-    conditions.push(or(ilike(users.name, pattern), ilike(users.surname, pattern), like(users.loginKey, loginPattern)));
+    conditions.push(
+      or(
+        like(searchKeySql(users.name), namePattern),
+        like(searchKeySql(users.surname), namePattern),
+        like(users.loginKey, loginPattern),
+      ),
+    );
   }
   const where = and(...conditions.filter((c): c is SQL => c !== undefined));
   const [rows, [count]] = await Promise.all([

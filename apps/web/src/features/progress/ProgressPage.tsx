@@ -76,16 +76,19 @@ export default function ProgressPage() {
                 <Button variant="default" leftSection={<IconAdjustments size={16} />} onClick={() => setChoosing(true)}>
                   {t("progress.chooseTrainings")}
                 </Button>
-                <Button
-                  component="a"
-                  {...exportLink}
-                  download
-                  variant="light"
-                  leftSection={<IconFileSpreadsheet size={16} />}
-                  data-testid="xlsx-download"
-                >
-                  {t("progress.download")}
-                </Button>
+                {/* The export, like the facility filter, is the superusers' and Super-Admins' (spec §6). */}
+                {allFacilities && (
+                  <Button
+                    component="a"
+                    {...exportLink}
+                    download
+                    variant="light"
+                    leftSection={<IconFileSpreadsheet size={16} />}
+                    data-testid="xlsx-download"
+                  >
+                    {t("progress.download")}
+                  </Button>
+                )}
               </Group>
             </Group>
             <Group gap="sm" wrap="wrap" align="flex-end">
