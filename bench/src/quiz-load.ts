@@ -10,6 +10,7 @@ import { facilities } from "../../apps/server/src/db/schema";
 import { insertUser } from "../../apps/server/src/users/service";
 import { BENCH_PASSWORD } from "./dataset";
 import { withFreshDatabase } from "./fresh";
+import { percentile } from "./quiz";
 import { startServer, stopServer } from "./server";
 
 /*
@@ -39,11 +40,6 @@ interface Sample {
   ms: number;
   ok: boolean;
 }
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
 
 async function prepare(db: Db): Promise<void> {
   await importPackage(db, loadPackage(DEMO_CONTENT));

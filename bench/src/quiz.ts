@@ -17,7 +17,8 @@ export async function rightAnswers(db: Db): Promise<AnswerKey> {
   return key;
 }
 
-const percentile = (xs: number[], p: number) => {
+/** The p-th percentile of some latencies. */
+export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { loadWiki, type WikiPackageTopic, wikiLinkResolves } from "../wiki/package";
 import { loadTutorial, type TutorialPageFile } from "./tutorial";
+import { issues, readYaml } from "./yaml";
 
 const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug (a-z, 0-9, -)");
 const Version = z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -155,24 +155,6 @@ function unsafeSvg(text: string): string | undefined {
   if (/<foreignObject[\s>]/i.test(text)) return "contains <foreignObject>";
   if (/(href|src)\s*=\s*["'](https?:)?\/\//i.test(text)) return "references an external resource";
   return undefined;
-}
-
-function issues(file: string, error: z.ZodError): string[] {
-  return error.issues.map((i) => `${file}: ${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`);
-}
-
-function readYaml(dir: string, file: string, problems: string[]): unknown {
-  const full = path.join(dir, file);
-  if (!fs.existsSync(full)) {
-    problems.push(`${file}: file is missing`);
-    return undefined;
-  }
-  try {
-    return parseYaml(fs.readFileSync(full, "utf8"));
-  } catch (err) {
-    problems.push(`${file}: not valid YAML: ${(err as Error).message.split("\n")[0]}`);
-    return undefined;
-  }
 }
 
 function readMedia(

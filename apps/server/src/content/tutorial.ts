@@ -62,6 +62,18 @@ const markdown = new Marked({
   },
 });
 
+/**
+ * A link of rendered Markdown (tutorial, wiki): inside the product it stays in the tab; outside
+ * ones open a new one without an opener. Only href and title are kept.
+ */
+export const productLink: sanitizeHtml.Transformer = (_tag, attribs) => {
+  const href = attribs.href ?? "";
+  const internal = href.startsWith("/") && !href.startsWith("//");
+  const out: Record<string, string> = internal ? { href } : { href, rel: "noopener noreferrer", target: "_blank" };
+  if (attribs.title) out.title = attribs.title;
+  return { tagName: "a", attribs: out };
+};
+
 /** A page's Markdown (without its title line) as sanitised HTML. */
 export function renderTutorialMarkdown(source: string): string {
   const html = markdown.parse(source, { async: false });
@@ -70,29 +82,19 @@ export function renderTutorialMarkdown(source: string): string {
     allowedAttributes: { a: ["href", "rel", "target"] },
     allowedSchemes: ["https", "mailto"],
     allowProtocolRelative: false,
-    // Links inside the product stay in the tab; outside ones open a new one.
-    transformTags: {
-      a: (_tag, attribs) => {
-        const href = attribs.href ?? "";
-        const internal = href.startsWith("/") && !href.startsWith("//");
-        const out: Record<string, string> = internal
-          ? { href }
-          : { href, rel: "noopener noreferrer", target: "_blank" };
-        return { tagName: "a", attribs: out };
-      },
-    },
+    transformTags: { a: productLink },
     allowedSchemesAppliedToAttributes: ["href"],
     // Relative links (/progress) are kept; sanitize-html allows them unless a scheme is given.
   }).trim();
 }
 
 /** Splits `# Title` from the body; the problem when the first line is not a level-one heading. */
-export function splitTitle(source: string): { title: string; body: string } | string {
+export function splitTitle(source: string, maxTitle = 120): { title: string; body: string } | string {
   const text = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const match = /^# +(.+?)\s*(?:\n|$)/.exec(text);
   if (!match?.[1]) return "must start with its title as a level-one heading (# Title)";
   const title = match[1].trim();
-  if (title.length > 120) return "the title is longer than 120 characters";
+  if (title.length > maxTitle) return `the title is longer than ${maxTitle} characters`;
   return { title, body: text.slice(match[0].length) };
 }
 

@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import { personName } from "@carecampus/contract";
 import { and, eq, isNull } from "drizzle-orm";
+import { splitTitle } from "../content/tutorial";
 import type { Tx } from "../db/client";
 import { facilities, users, wikiConfirmations, wikiPages, wikiRevisions, wikiTopics } from "../db/schema";
 import { serverPath } from "../paths";
@@ -30,15 +32,15 @@ export async function seedDemoWiki(tx: Tx, now: Date): Promise<void> {
     })
     .returning();
   if (!topic) return;
-  const author = `${admin.name} ${admin.surname}`.trim();
+  const author = personName(admin);
   const confirmedBy = await tx.select().from(users).where(eq(users.login, "supervisor"));
   for (const [position, p] of FACILITY_PAGES.entries()) {
     const path = serverPath(`src/demo/wiki/${p.file}`);
     if (!fs.existsSync(path)) continue;
-    const source = fs.readFileSync(path, "utf8").replace(/\r\n?/g, "\n");
-    const match = /^# +(.+?)\s*\n/.exec(source);
-    const title = match?.[1]?.trim() ?? p.slug;
-    const markdown = source.slice(match?.[0].length ?? 0).replace(/^\n+/, "");
+    const split = splitTitle(fs.readFileSync(path, "utf8"));
+    if (typeof split === "string") throw new Error(`src/demo/wiki/${p.file}: ${split}`);
+    const title = split.title;
+    const markdown = split.body.replace(/^\n+/, "");
     const [page] = await tx
       .insert(wikiPages)
       .values({

@@ -6,6 +6,7 @@ import {
   helpBadgeColour,
   NotificationMessageKey,
   type OwnHelp,
+  personName,
   truncate,
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
@@ -292,7 +293,7 @@ export async function replyToHelpRequest(
 ): Promise<number> {
   assertMay(actor, "help.handle");
   const now = deps.now();
-  const by = `${actor.name} ${actor.surname}`.trim();
+  const by = personName(actor);
   const { handled, mails } = await deps.db.transaction(async (tx) => {
     const open = await claimOpen(tx, actor, questionId, facility);
     const context = await questionContext(tx, questionId);
@@ -372,7 +373,7 @@ export async function setContentFix(
     await deps.db.delete(questionContentFlags).where(eq(questionContentFlags.questionId, questionId));
     return { needs_fix: false };
   }
-  const row = { flaggedBy: actor.id, flaggedByName: `${actor.name} ${actor.surname}`.trim(), flaggedAt: deps.now() };
+  const row = { flaggedBy: actor.id, flaggedByName: personName(actor), flaggedAt: deps.now() };
   await deps.db
     .insert(questionContentFlags)
     .values({ questionId, note: note || null, ...row })

@@ -2,6 +2,7 @@ import {
   ErrorCode,
   type Language,
   NotificationMessageKey,
+  personName,
   WIKI_CONFIRMATION_COLOURS,
   type WikiConfirmationRow,
   type WikiConfirmationState,
@@ -137,7 +138,7 @@ export async function remindMissing(
       topic: topicKey,
       slug: page.slug,
       revision: String(page.releasedRevision),
-      by: `${actor.name} ${actor.surname}`.trim(),
+      by: personName(actor),
     },
   });
   return { reminded: missing.length };

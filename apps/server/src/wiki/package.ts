@@ -9,8 +9,9 @@ import {
   WIKI_SLUG,
   WIKI_TITLE_MAX,
 } from "@carecampus/contract";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { splitTitle } from "../content/tutorial";
+import { issues, readYaml } from "../content/yaml";
 import type { WikiText } from "../db/schema";
 
 /*
@@ -52,43 +53,25 @@ export interface WikiPackageTopic {
   pages: WikiPackagePage[];
 }
 
-const yamlIssues = (file: string, error: z.ZodError) =>
-  error.issues.map((i) => `${file}: ${i.path.join(".") || "(root)"}: ${i.message}`);
-
-function readYaml(file: string, rel: string, problems: string[]): unknown {
-  try {
-    return parseYaml(fs.readFileSync(file, "utf8"));
-  } catch (err) {
-    problems.push(`${rel}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
-    return undefined;
-  }
-}
-
-/** `# Title` then the body; the problem when the first line is not a level-one heading. */
-function splitPage(source: string): WikiText | string {
-  const text = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const match = /^# +(.+?)\s*(?:\n|$)/.exec(text);
-  if (!match?.[1]) return "must start with its title as a level-one heading (# Title)";
-  const title = match[1].trim();
-  if (title.length > WIKI_TITLE_MAX) return `the title is longer than ${WIKI_TITLE_MAX} characters`;
-  const markdown = text.slice(match[0].length).replace(/^\n+/, "");
+/** A page file: `# Title`, then its Markdown (NFC); the problem as text. */
+function readPage(source: string): WikiText | string {
+  const split = splitTitle(source, WIKI_TITLE_MAX);
+  if (typeof split === "string") return split;
+  const markdown = split.body.replace(/^\n+/, "");
   if (markdown.length > WIKI_MARKDOWN_MAX) return `longer than ${WIKI_MARKDOWN_MAX} characters`;
   if (markdown.includes("\u0000")) return "contains a NUL character";
-  return { title: title.normalize("NFC"), markdown: markdown.normalize("NFC") };
+  return { title: split.title.normalize("NFC"), markdown: markdown.normalize("NFC") };
 }
 
 /** Reads and validates `wiki/` (absent: no wiki pages). Problems name their file. */
 export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
   const root = path.join(dir, "wiki");
   if (!fs.existsSync(root)) return [];
-  const topicsRaw = readYaml(path.join(root, "topics.yaml"), "wiki/topics.yaml", problems);
-  if (topicsRaw === undefined) {
-    if (!fs.existsSync(path.join(root, "topics.yaml"))) problems.push("wiki/topics.yaml: missing");
-    return [];
-  }
+  const topicsRaw = readYaml(dir, "wiki/topics.yaml", problems);
+  if (topicsRaw === undefined) return [];
   const topicsFile = TopicsFile.safeParse(topicsRaw);
   if (!topicsFile.success) {
-    problems.push(...yamlIssues("wiki/topics.yaml", topicsFile.error));
+    problems.push(...issues("wiki/topics.yaml", topicsFile.error));
     return [];
   }
   const out: WikiPackageTopic[] = [];
@@ -98,15 +81,11 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
     seen.add(topic.key);
     const base = path.join(root, topic.key);
     const rel = (f: string) => `wiki/${topic.key}/${f}`;
-    if (!fs.existsSync(path.join(base, "pages.yaml"))) {
-      problems.push(`${rel("pages.yaml")}: missing`);
-      continue;
-    }
-    const pagesRaw = readYaml(path.join(base, "pages.yaml"), rel("pages.yaml"), problems);
+    const pagesRaw = readYaml(dir, rel("pages.yaml"), problems);
     if (pagesRaw === undefined) continue;
     const pagesFile = PagesFile.safeParse(pagesRaw);
     if (!pagesFile.success) {
-      problems.push(...yamlIssues(rel("pages.yaml"), pagesFile.error));
+      problems.push(...issues(rel("pages.yaml"), pagesFile.error));
       continue;
     }
     const pages: WikiPackagePage[] = [];
@@ -121,7 +100,7 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
           if (lang === DEFAULT_LANGUAGE) problems.push(`${rel(`${page.key}.de.md`)}: missing (German is required)`);
           continue;
         }
-        const parsed = splitPage(fs.readFileSync(file, "utf8"));
+        const parsed = readPage(fs.readFileSync(file, "utf8"));
         if (typeof parsed === "string") problems.push(`${rel(`${page.key}.${lang}.md`)}: ${parsed}`);
         else content[lang] = parsed;
       }

@@ -121,30 +121,30 @@ export async function findVisiblePage(
   return found;
 }
 
-/**
- * A live page by id for a change: the caller must be able to see it (else 404) and edit it
- * (else 403). Locked for the transaction when `tx` is one.
- */
-export async function pageForEdit(tx: Db | Tx, actor: Actor, id: number, lock = false): Promise<PageRow> {
-  const query = tx
+/** A live page by id within the actor's facilities (another facility's is missing); locked for `lock`. */
+async function livePage(db: Db | Tx, actor: Actor, id: number, lock = false): Promise<PageRow> {
+  const query = db
     .select()
     .from(wikiPages)
     .where(and(eq(wikiPages.id, id), eq(wikiPages.retired, false)));
   const [page] = lock ? await query.for("update") : await query;
-  if (!page) throw PAGE_NOT_FOUND();
-  if (page.facilityId !== null && !inFacilityScope(actor, page.facilityId)) throw PAGE_NOT_FOUND();
+  if (!page || (page.facilityId !== null && !inFacilityScope(actor, page.facilityId))) throw PAGE_NOT_FOUND();
+  return page;
+}
+
+/**
+ * A live page by id for a change: the caller must be able to see it (else 404) and edit it
+ * (else 403). Locked for the transaction when `lock` is set.
+ */
+export async function pageForEdit(tx: Db | Tx, actor: Actor, id: number, lock = false): Promise<PageRow> {
+  const page = await livePage(tx, actor, id, lock);
   assertMayEdit(actor, page.facilityId);
   return page;
 }
 
 /** A live page by id that the caller may read (its facility's or common, released or theirs to edit). */
 export async function pageForRead(db: Db | Tx, actor: Actor, id: number): Promise<PageRow> {
-  const [page] = await db
-    .select()
-    .from(wikiPages)
-    .where(and(eq(wikiPages.id, id), eq(wikiPages.retired, false)));
-  if (!page) throw PAGE_NOT_FOUND();
-  if (page.facilityId !== null && !inFacilityScope(actor, page.facilityId)) throw PAGE_NOT_FOUND();
+  const page = await livePage(db, actor, id);
   if (page.releasedRevision === null && !mayEdit(actor, page.facilityId)) throw PAGE_NOT_FOUND();
   return page;
 }

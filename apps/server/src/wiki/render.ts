@@ -1,6 +1,7 @@
 import { WIKI_ATTRIBUTES, WIKI_CALLOUTS, WIKI_TAGS, type WikiCallout } from "@carecampus/contract";
 import { Marked, type Tokens } from "marked";
 import sanitizeHtml from "sanitize-html";
+import { productLink } from "../content/tutorial";
 
 /*
  * Wiki pages are stored as Markdown (ARCHITECTURE decision 14) and rendered here, on the server,
@@ -47,14 +48,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
-    // Links inside the product stay in the tab; outside ones open a new one without an opener.
-    a: (_tag, attribs) => {
-      const href = attribs.href ?? "";
-      const internal = href.startsWith("/") && !href.startsWith("//");
-      const out: Record<string, string> = internal ? { href } : { href, rel: "noopener noreferrer", target: "_blank" };
-      if (attribs.title) out.title = attribs.title;
-      return { tagName: "a", attribs: out };
-    },
+    a: productLink,
     div: (_tag, attribs) => {
       const cls = (attribs.class ?? "").split(/\s+/).filter((c) => CALLOUT_CLASSES.includes(c));
       const out: Record<string, string> = cls.length > 0 ? { class: cls.join(" "), role: "note" } : {};

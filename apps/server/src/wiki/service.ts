@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   type Language,
+  personName,
   type WikiPage,
   type WikiPageCreate,
   type WikiPageQuery,
@@ -49,8 +50,6 @@ export const SEARCH_CONFIG: Record<Language, string> = {
   es: "spanish",
   br: "portuguese",
 };
-
-const fullName = (actor: Actor) => `${actor.name} ${actor.surname}`.trim() || actor.login;
 
 /** The page's search rows: its released revision in every language it has; none once retired or unreleased. */
 export async function reindexPage(tx: Db | Tx, pageId: number): Promise<void> {
@@ -280,7 +279,7 @@ export async function createPage(deps: DbClock, actor: Actor, body: WikiPageCrea
       content: { [body.lang]: { title: body.title, markdown: body.markdown } },
       summary: body.summary ?? "",
       authorId: actor.id,
-      authorName: fullName(actor),
+      authorName: personName(actor),
       createdAt: now,
     });
     return row;
@@ -308,7 +307,7 @@ async function appendRevision(
     content,
     summary,
     authorId: actor.id,
-    authorName: fullName(actor),
+    authorName: personName(actor),
     createdAt: now,
   });
   const [row] = await tx
@@ -358,7 +357,7 @@ export async function releasePage(deps: DbClock, actor: Actor, id: number, body:
       .set({
         releasedRevision: number,
         releasedAt: deps.now(),
-        releasedBy: fullName(actor),
+        releasedBy: personName(actor),
         version: current.version + 1,
         updatedAt: deps.now(),
       })

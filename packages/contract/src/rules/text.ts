@@ -39,3 +39,8 @@ export function formatTime(date: Date | string, zone: string): string {
   const t = timeOfDay(typeof date === "string" ? new Date(date) : date, zone);
   return `${pad(t.hour)}:${pad(t.minute)}`;
 }
+
+/** "First name Surname" as staff are shown by name (replies, revisions, releases); the login when both are empty. */
+export function personName(person: { name: string; surname: string; login?: string }): string {
+  return `${person.name} ${person.surname}`.trim() || (person.login ?? "");
+}
