@@ -25,6 +25,8 @@ import { registerJsonBodyParser } from "./http/json-body";
 import { learningRoutes } from "./learning/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { overviewRoutes } from "./overview/routes";
+import { partnerCoursesOn } from "./partner-courses/feature";
+import { partnerCourseRoutes } from "./partner-courses/routes";
 import { preferenceRoutes } from "./preferences/routes";
 import { additionalQualificationRoutes } from "./qualifications/routes";
 import { systemRoutes } from "./system/routes";
@@ -151,10 +153,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(overviewRoutes);
       await api.register(calendarRoutes);
       await api.register(wikiRoutes);
+      await api.register(partnerCourseRoutes);
     },
     { prefix: "/api" },
   );
 
-  await registerSpa(app, options.serveWeb ? deps.config.webDist : "/nonexistent", deps.config.settings);
+  // show-external-trainings reaches the page only with a partner configured to show.
+  const settings = { ...deps.config.settings, "show-external-trainings": partnerCoursesOn(deps.config) };
+  await registerSpa(app, options.serveWeb ? deps.config.webDist : "/nonexistent", settings);
   return app;
 }

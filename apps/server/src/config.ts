@@ -50,6 +50,34 @@ const EnvSchema = z.object({
     }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
+  /* External courses of a partner provider (docs/partner-contract.md). */
+  EXTERNAL_COURSES_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  EXTERNAL_COURSES_CLIENT_ID: z.string().default(""),
+  EXTERNAL_COURSES_CLIENT_SECRET: z.string().default(""),
+  EXTERNAL_COURSES_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  EXTERNAL_COURSES_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  EXTERNAL_COURSES_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  EXTERNAL_COURSES_CERTIFY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const map = new Map<string, string>();
+      for (const pair of (v ?? "")
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Za-z0-9._-]{1,100})=([a-z0-9][a-z0-9-]{0,99})$/.exec(pair);
+        if (!m) {
+          ctx.addIssue({ code: "custom", message: `"${pair}" is not partner-course-id=training-key` });
+          return z.NEVER;
+        }
+        map.set(m[1] as string, m[2] as string);
+      }
+      return map;
+    }),
+  /** Demo only: start the reference partner (the test peer, partner-peer/) inside this process. */
+  PARTNER_PEER: flag(false),
+  PARTNER_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 });
 
 export interface Config {
@@ -88,6 +116,29 @@ export interface Config {
    */
   timeZone: string;
   settings: Settings;
+  /**
+   * The partner provider of external courses; null when none is configured. The feature is on
+   * only with the show-external-trainings setting too (partner-courses/feature.ts).
+   */
+  partner: PartnerConfig | null;
+  /** PARTNER_PEER (demo): main.ts starts the reference partner and points `partner` at it. */
+  partnerPeer: (Omit<PartnerConfig, "url" | "clientId" | "clientSecret"> & { port: number }) | null;
+}
+
+/** The partner of external courses (README "External courses"); its secret never leaves the server. */
+export interface PartnerConfig {
+  /** The partner's API base, server to server (EXTERNAL_COURSES_URL). */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Further attempts of an idempotent call (GET) after the first. */
+  retries: number;
+  /** How long a training's course list is kept. */
+  cacheSeconds: number;
+  /** Partner course id → the key of the training whose certificate its completion issues. */
+  certify: ReadonlyMap<string, string>;
 }
 
 /** The login and request limits (README "Configuration"). */
@@ -121,6 +172,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = issues.map((i) => `  ${settingEnvName(i.path[0] as never)}: ${i.message}`);
     throw new ConfigError(`Invalid setting:\n${lines.join("\n")}`);
   }
+  const partnerCalls = {
+    timeoutMs: e.EXTERNAL_COURSES_TIMEOUT_MS,
+    retries: e.EXTERNAL_COURSES_RETRIES,
+    cacheSeconds: e.EXTERNAL_COURSES_CACHE_SECONDS,
+    certify: e.EXTERNAL_COURSES_CERTIFY,
+  };
   return {
     port: e.PORT,
     host: e.HOST,
@@ -149,5 +206,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
     timeZone: settings["time-zone"],
     settings,
+    partner: e.EXTERNAL_COURSES_URL
+      ? {
+          url: e.EXTERNAL_COURSES_URL.replace(/\/+$/, ""),
+          clientId: e.EXTERNAL_COURSES_CLIENT_ID,
+          clientSecret: e.EXTERNAL_COURSES_CLIENT_SECRET,
+          ...partnerCalls,
+        }
+      : null,
+    partnerPeer: e.PARTNER_PEER ? { port: e.PARTNER_PEER_PORT, ...partnerCalls } : null,
   };
 }

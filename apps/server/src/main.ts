@@ -1,6 +1,7 @@
+import crypto from "node:crypto";
 import { buildApp } from "./app";
 import { createDeps } from "./bootstrap";
-import { ConfigError, loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
 import { issuePendingAdminPassword } from "./demo/seed";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
@@ -8,6 +9,7 @@ import { type JobRunner, startJobRunner } from "./jobs/runner";
 async function main(): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
+  const peer = await startPeer(config);
   const { deps, seed } = await createDeps(config, (err) => console.error(err));
   const app = await buildApp(deps, { logger: true, serveWeb: true });
 
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     try {
       await app.close();
+      await peer?.close();
       await jobs?.stop();
       await deps.database.close();
       clearTimeout(force);
@@ -50,11 +53,29 @@ async function main(): Promise<void> {
     "",
     `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
     `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
+    ...(peer ? [`Reference partner (test peer) for external courses: ${peer.url}`] : []),
     ...seed.lines,
     ...adminPassword,
     "",
   ];
   console.log(lines.join("\n"));
+}
+
+/**
+ * PARTNER_PEER=true (demo and browser tests): the reference partner, a test peer that is no
+ * part of the product (partner-peer/), runs in this process and becomes the configured
+ * partner unless EXTERNAL_COURSES_URL names another. Loaded only then, by a name the bundle
+ * leaves alone.
+ */
+async function startPeer(config: Config): Promise<{ url: string; close(): Promise<void> } | null> {
+  if (!config.partnerPeer) return null;
+  const name = "@carecampus/partner-peer";
+  const { startPartnerPeer } = (await import(name)) as typeof import("@carecampus/partner-peer");
+  const secret = crypto.randomBytes(24).toString("base64url");
+  const peer = await startPartnerPeer({ port: config.partnerPeer.port, clientId: "carecampus", clientSecret: secret });
+  const { port: _port, ...calls } = config.partnerPeer;
+  config.partner ??= { url: peer.url, clientId: "carecampus", clientSecret: secret, ...calls };
+  return peer;
 }
 
 main().catch((err: unknown) => {

@@ -86,6 +86,13 @@ import {
   PassiveTrainingBody,
   TopicOverview,
 } from "./schemas/overview";
+import {
+  ExternalCourseList,
+  ExternalToken,
+  PartnerAdminCourses,
+  PartnerAdminQuery,
+  PartnerCourseQuery,
+} from "./schemas/partner-courses";
 import { Preferences, PreferencesPatch } from "./schemas/preferences";
 import {
   WikiConfirm,
@@ -154,7 +161,14 @@ export const MediaParams = z.object({ id: Id }).strict();
 export const IconParams = z
   .object({ file: z.string().regex(/^icon_[a-z0-9][a-z0-9-]{0,62}\.svg$/, "unknown icon") })
   .strict();
-export const CertificateQuery = z.object({ id: Id, token: z.string().optional() }).strict();
+export const CertificateQuery = z
+  .object({
+    id: Id,
+    token: z.string().optional(),
+    /** partner: the id is a partner course's certificate (schemas/partner-courses.ts). */
+    source: z.enum(["partner"]).optional(),
+  })
+  .strict();
 export const ExternalUserParams = z.object({ userId: Id }).strict();
 
 const adminUsersPost = {
@@ -591,6 +605,35 @@ const table = {
     errors: AUTHED,
     tags: ["progress"],
     description: "Marks a passive (in-person) training passed: a certificate from today.",
+  },
+  /* ---------- external courses of a partner provider (spec §7; docs/partner-contract.md) ---------- */
+  partnerCourses: {
+    method: "GET",
+    path: "/external-course/course",
+    query: PartnerCourseQuery,
+    response: ExternalCourseList,
+    errors: [...AUTHED, 502],
+    tags: ["external courses"],
+    description:
+      "A training's courses of the partner provider with the learner's progress and certificate (a new partner certificate is stored on the way). userId: staff, a user within their scope. 404 while show-external-trainings is off or no partner is configured; 502 (1107) when the partner does not answer in time or with garbage.",
+  },
+  partnerAdminCourses: {
+    method: "GET",
+    path: "/external-course/admin/courses",
+    query: PartnerAdminQuery,
+    response: PartnerAdminCourses,
+    errors: [...AUTHED, 502],
+    tags: ["external courses"],
+    description: "Staff: which of their users did which partner course of a training, within their facility scope.",
+  },
+  partnerToken: {
+    method: "GET",
+    path: "/external-course/token",
+    response: ExternalToken,
+    errors: [...AUTHED, 502],
+    tags: ["external courses"],
+    description:
+      "A short-lived launch token of the partner bound to the learner; the browser renews it 20 s before valid_until (spec §9).",
   },
   staticImage: {
     method: "GET",

@@ -28,6 +28,8 @@ export const ErrorCode = {
   rateLimited: 1104,
   conflict: 1105,
   malformedJson: 1106,
+  /** The partner provider of external courses did not answer, too late or with garbage. */
+  partnerUnavailable: 1107,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -58,6 +60,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.rateLimited]: 429,
   [ErrorCode.conflict]: 409,
   [ErrorCode.malformedJson]: 400,
+  [ErrorCode.partnerUnavailable]: 502,
 };
 
 export const ErrorBody = z

@@ -23,6 +23,7 @@ export * from "./schemas/common";
 export * from "./schemas/help";
 export * from "./schemas/learning";
 export * from "./schemas/overview";
+export * from "./schemas/partner-courses";
 export * from "./schemas/preferences";
 export * from "./schemas/wiki";
 export * from "./settings";

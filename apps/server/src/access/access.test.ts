@@ -75,6 +75,7 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["wiki.upload",               A, A,       A, A,       A, A,       F, F,       F, F],
   ["wiki.readFacility",         A, A,       A, A,       A, N,       A, N,       A, N],
   ["wiki.confirmations",        A, A,       A, A,       A, N,       A, N,       F, F],
+  ["partnerCourses.read",       A, A,       A, A,       A, N,       A, N,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */

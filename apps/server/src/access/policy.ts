@@ -269,6 +269,18 @@ export const POLICIES = {
     scope: true,
     notFound: FACILITY_NOT_FOUND,
   },
+  /**
+   * A user's partner courses (external courses, not the additional qualifications): staff see
+   * those of their facility's users (GET /external-course/course?userId=, the staff view);
+   * a user elsewhere is unknown. Learners see their own through learning.take.
+   */
+  "partnerCourses.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: USER_NOT_FOUND,
+  },
 } as const satisfies Record<string, Policy>;
 
 export type Action = keyof typeof POLICIES;

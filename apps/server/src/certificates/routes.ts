@@ -17,7 +17,13 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate({ queryToken: true }),
     },
     async (request, reply) => {
-      const { pdf, filename } = await certificatePdf(db, actorOf(request), request.query.id, app.deps.config.timeZone);
+      const { pdf, filename } = await certificatePdf(
+        db,
+        actorOf(request),
+        request.query.id,
+        app.deps.config.timeZone,
+        request.query.source,
+      );
       return reply
         .type("application/pdf")
         .header("content-disposition", attachment(filename))

@@ -4,7 +4,7 @@ import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
 import type { Db, Tx } from "../db/client";
-import { certificates, facilities, topics, trainings, users } from "../db/schema";
+import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
 import type { DbClock } from "../deps";
 import { loadSnapshot, toUserProgress } from "../learning/progress";
 import { renderCertificate } from "./pdf";
@@ -93,15 +93,47 @@ export async function certifyPassive(
 }
 
 /**
+ * A partner provider's certificate as it sent it (docs/partner-contract.md): by its own id
+ * (`source=partner`) or as the training certificate it was counted as.
+ */
+async function partnerPdf(db: Db, by: { partnerId: number } | { certificateId: number }) {
+  const [row] = await db
+    .select({
+      userId: partnerCertificates.userId,
+      facilityId: users.facilityId,
+      pdf: partnerCertificates.content,
+      filename: partnerCertificates.filename,
+    })
+    .from(partnerCertificates)
+    .innerJoin(users, eq(users.id, partnerCertificates.userId))
+    .where(
+      "partnerId" in by
+        ? eq(partnerCertificates.id, by.partnerId)
+        : eq(partnerCertificates.certificateId, by.certificateId),
+    )
+    .orderBy(desc(partnerCertificates.id))
+    .limit(1);
+  return row;
+}
+
+/**
  * The PDF of a certificate, for its owner and the staff allowed to see that user (else 1011),
- * its dates in the configured time zone `zone`.
+ * its dates in the configured time zone `zone`. A certificate a partner course earned is the
+ * partner's PDF; `source: "partner"` names a partner certificate by its own id.
  */
 export async function certificatePdf(
   db: Db,
   actor: Actor,
   id: number,
   zone: string,
+  source?: "partner",
 ): Promise<{ pdf: Uint8Array; filename: string }> {
+  if (source === "partner") {
+    const partner = await partnerPdf(db, { partnerId: id });
+    if (!partner) throw notFound("certificate.view");
+    assertMay(actor, "certificate.view", { id: partner.userId, facilityId: partner.facilityId });
+    return { pdf: partner.pdf, filename: partner.filename };
+  }
   const [row] = await db
     .select({
       userId: certificates.userId,
@@ -126,6 +158,8 @@ export async function certificatePdf(
   // A certificate of a user the actor may not see is answered like a missing one.
   if (!row) throw notFound("certificate.view");
   assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
+  const partner = await partnerPdf(db, { certificateId: id });
+  if (partner) return { pdf: partner.pdf, filename: partner.filename };
   const pdf = await renderCertificate({
     name: row.name,
     surname: row.surname,

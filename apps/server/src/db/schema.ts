@@ -319,6 +319,40 @@ export const certificates = pgTable(
 );
 
 /**
+ * A certificate of a partner provider's external course (docs/partner-contract.md), as the
+ * partner issued it: its PDF kept here, every one of them (history). When the training is
+ * configured so (EXTERNAL_COURSES_CERTIFY), `certificateId` is the training's own certificate
+ * its completion issued, and that certificate's download is this PDF.
+ */
+export const partnerCertificates = pgTable(
+  "partner_certificates",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The training the course was listed for. */
+    trainingId: integer("training_id")
+      .notNull()
+      .references(() => trainings.id),
+    courseId: text("course_id").notNull(),
+    courseName: text("course_name").notNull(),
+    /** The partner's id of the certificate: imported once. */
+    partnerCertificateId: text("partner_certificate_id").notNull(),
+    filename: text("filename").notNull(),
+    content: bytea("content").notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }).notNull(),
+    certificateId: integer("certificate_id").references(() => certificates.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("partner_certificates_once_uq").on(t.userId, t.partnerCertificateId),
+    index("partner_certificates_user_training_idx").on(t.userId, t.trainingId),
+    index("partner_certificates_certificate_idx").on(t.certificateId),
+  ],
+);
+
+/**
  * A reply of staff to the learners who asked about a question. The author's name is kept with
  * it, so the facility can still show how a question was answered after the account is gone.
  */

@@ -32,6 +32,7 @@ import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { eventWhen } from "../../components/UpcomingEvents";
 import { useMyEvents } from "../../queries/calendar";
+import { PartnerCourses } from "./PartnerCourses";
 import { useTraining } from "./queries";
 
 function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questionnaire) => void }) {
@@ -182,6 +183,10 @@ export default function TrainingPage() {
             <QuestionnaireRow key={q.id} q={q} onOpen={open} />
           ))}
         </Stack>
+      )}
+
+      {settings["show-external-trainings"] && (
+        <PartnerCourses topicId={topicId} trainingId={trainingId} certificateId={training.certificate?.id ?? null} />
       )}
 
       <Modal opened={wikiFor !== null} onClose={() => setWikiFor(null)} title={t("wikiDialog.title")} centered>
