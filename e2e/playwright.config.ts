@@ -60,8 +60,10 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // Tokens live 40 s here, so a test can watch the client refresh one (spec §9).
-      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true`,
+      // Tokens live 40 s here, so a test can watch the client refresh one (spec §9). External
+      // courses come from the reference partner (the test peer) on a free port; its demo courses
+      // belong to two demo trainings, the others show 'no external trainings'.
+      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
       url: `http://127.0.0.1:${MAIN}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -2,7 +2,6 @@ import { type ExternalCourse, endpoints, formatDate, TRUNCATE_EXTERNAL_COURSE, t
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Paper,
@@ -12,6 +11,7 @@ import {
   ThemeIcon,
   Title,
   Tooltip,
+  VisuallyHidden,
 } from "@mantine/core";
 import { IconCertificate, IconCheck, IconExternalLink, IconSchool, IconWorldOff } from "@tabler/icons-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -59,8 +59,9 @@ function CourseRow({ course, token }: { course: ExternalCourse; token: string })
             </ThemeIcon>
           )}
           <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+            {/* Spec §5: the name cut at 40 (37 + '...'); the whole name on hover and focus, and for screen readers. */}
             <Tooltip
-              label={course.name}
+              label={<span data-testid="partner-course-fullname">{course.name}</span>}
               multiline
               maw={320}
               disabled={short === course.name}
@@ -72,7 +73,10 @@ function CourseRow({ course, token }: { course: ExternalCourse; token: string })
                 data-testid="partner-course-name"
                 style={{ overflowWrap: "anywhere" }}
               >
-                {short}
+                <span aria-hidden data-testid="partner-course-short">
+                  {short}
+                </span>
+                <VisuallyHidden>{course.name}</VisuallyHidden>
               </Text>
             </Tooltip>
             <Text size="sm" c="dimmed" data-testid="partner-course-progress">
@@ -81,13 +85,16 @@ function CourseRow({ course, token }: { course: ExternalCourse; token: string })
                 : t("partnerCourses.notStarted")}
             </Text>
             {course.counts_for_training && (
-              <Badge variant="light" color="teal" style={{ alignSelf: "flex-start" }}>
-                {t("partnerCourses.countsForTraining")}
-              </Badge>
+              <Group gap={4} wrap="nowrap" align="flex-start">
+                <IconCertificate size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+                <Text size="sm" fw={600}>
+                  {t("partnerCourses.countsForTraining")}
+                </Text>
+              </Group>
             )}
           </Stack>
           {done && (
-            <ThemeIcon color="teal" radius="xl" size="lg" aria-label={t("partnerCourses.completed")}>
+            <ThemeIcon color="teal" radius="xl" size="lg" role="img" aria-label={t("partnerCourses.completed")}>
               <IconCheck size={20} />
             </ThemeIcon>
           )}

@@ -50,11 +50,18 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           {q.finished ? (
-            <ThemeIcon color="teal" radius="xl" size="lg" aria-label={t("questionnaires.finished")}>
+            <ThemeIcon color="teal" radius="xl" size="lg" role="img" aria-label={t("questionnaires.finished")}>
               <IconCheck size={20} />
             </ThemeIcon>
           ) : q.disabled ? (
-            <ThemeIcon color="gray" variant="light" radius="xl" size="lg" aria-label={t("questionnaires.locked")}>
+            <ThemeIcon
+              color="gray"
+              variant="light"
+              radius="xl"
+              size="lg"
+              role="img"
+              aria-label={t("questionnaires.locked")}
+            >
               <IconLock size={18} />
             </ThemeIcon>
           ) : (
