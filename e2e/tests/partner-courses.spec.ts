@@ -136,3 +136,43 @@ test("in English: a training without partner courses says so; a dementia course 
   // Not configured to count: the training still has no certificate of its own.
   await expect(page.getByText(text("en", "training.noCertificate"))).toBeVisible();
 });
+
+test("a supervisor sees which of the facility's employees did which partner course, not another facility's @phone", async ({
+  page,
+  browser,
+}) => {
+  const { facility, supervisor, employee } = await createTeam(page.request, ["supervisor", "employee"]);
+  const other = await createTeam(page.request, ["employee"]);
+  const path = await trainingPath(page.request, employee, "Sturzprophylaxe", "Sturzprophylaxe nach Expertenstandard");
+  // Both learners start at the partner: one in this facility, one elsewhere.
+  for (const learner of [employee, other.employee]) {
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    const learnerPage = await context.newPage();
+    await openAs(learnerPage, learner, path, learner.password);
+    await learnerPage
+      .locator('[data-course="fall-risk-check"]')
+      .getByRole("link", { name: new RegExp(`^${text("de", "partnerCourses.open")}`) })
+      .click();
+    await completeAtPartner(learnerPage, 2);
+    await expect(
+      learnerPage.locator('[data-course="fall-risk-check"]').getByTestId("partner-certificate"),
+    ).toBeVisible();
+    await context.close();
+  }
+
+  await setLanguage(page.request, supervisor, "en");
+  await openAs(page, supervisor, "/", supervisor.password);
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: text("en", "nav.partnerCourses") }).click();
+  await expect(page.getByRole("heading", { name: text("en", "partnerCourses.adminTitle") })).toBeVisible();
+  await page.getByRole("combobox", { name: text("en", "partnerCourses.adminPick") }).click();
+  await page.getByRole("option", { name: "Sturzprophylaxe nach Expertenstandard" }).click();
+  const users = page.getByTestId("partner-admin-user");
+  await expect(users).toHaveCount(1);
+  await expect(users.first()).toContainText(`${employee.surname}, ${employee.name}`);
+  await expect(users.first()).toContainText(facility.name);
+  await expect(users.first()).toContainText(text("en", "partnerCourses.progress", { count: 2, total: 2 }));
+  await expect(page.getByText(other.employee.surname)).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await expectAccessible(page, "staff view of partner courses");
+});

@@ -34,6 +34,8 @@ export const ROUTE_ROLES = {
   calendar: STAFF_ROLES,
   users: STAFF_ROLES,
   helpRequests: STAFF_ROLES,
+  /** External courses of a partner: who did which (only with show-external-trainings). */
+  partnerCourses: STAFF_ROLES,
   help: null,
   wiki: null,
 } as const satisfies Record<string, readonly Role[] | null>;

@@ -6,6 +6,7 @@ import {
   IconHelp,
   IconLifebuoy,
   IconLogout,
+  IconSchool,
   IconSettings,
   IconUser,
   IconUserPlus,
@@ -16,6 +17,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { UserAvatar } from "../components/UserAvatar";
 import { sessionStore, useRequiredSession } from "../session/store";
+import { settings } from "./settings";
 
 interface Entry {
   route: RouteName;
@@ -32,6 +34,16 @@ export function UserMenu() {
     { route: "users", to: "/users", label: t("nav.users"), icon: <IconUsers size={16} /> },
     { route: "calendar", to: "/calendar", label: t("nav.calendar"), icon: <IconCalendar size={16} /> },
     { route: "helpRequests", to: "/helprequests", label: t("nav.helpRequests"), icon: <IconLifebuoy size={16} /> },
+    ...(settings["show-external-trainings"]
+      ? [
+          {
+            route: "partnerCourses" as const,
+            to: "/partner-courses",
+            label: t("nav.partnerCourses"),
+            icon: <IconSchool size={16} />,
+          },
+        ]
+      : []),
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (

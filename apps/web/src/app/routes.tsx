@@ -22,6 +22,7 @@ const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"))
 const HelpRequestPage = lazy(() => import("../features/help/HelpRequestPage"));
 const TutorialPage = lazy(() => import("../features/help/TutorialPage"));
 const CalendarPage = lazy(() => import("../features/calendar/CalendarPage"));
+const PartnerCoursesPage = lazy(() => import("../features/partner-courses/PartnerCoursesPage"));
 const WikiHomePage = lazy(() => import("../features/wiki/WikiHomePage"));
 const WikiTopicPage = lazy(() => import("../features/wiki/WikiTopicPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
@@ -70,6 +71,7 @@ export const router = createBrowserRouter([
           { path: "calendar", element: role("calendar", <CalendarPage />) },
           { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
+          { path: "partner-courses", element: role("partnerCourses", <PartnerCoursesPage />) },
           { path: "help", element: role("help", <TutorialPage />) },
           { path: "wiki", element: role("wiki", <WikiHomePage />) },
           { path: "wiki/:topic", element: role("wiki", <WikiTopicPage />) },
