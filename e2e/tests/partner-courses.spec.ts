@@ -135,6 +135,12 @@ test("in English: a training without partner courses says so; a dementia course 
   ).toBeVisible();
   // Not configured to count: the training still has no certificate of its own.
   await expect(page.getByText(text("en", "training.noCertificate"))).toBeVisible();
+  // /profile keeps it among the certificates of external courses.
+  await page.goto("/profile");
+  const kept = page.getByTestId("my-partner-certificate");
+  await expect(kept).toHaveCount(1);
+  await expect(kept).toContainText("Kommunikation mit Menschen mit Demenz");
+  await expect(kept).toContainText("Demenz verstehen");
 });
 
 test("a supervisor sees which of the facility's employees did which partner course, not another facility's @phone", async ({

@@ -192,5 +192,25 @@ export async function certificatePdf(
 export async function getUserProgress(deps: DbClock, actor: Actor, userId: number): Promise<UserProgress> {
   const target = await requireUser(deps.db, actor, "user.view", userId);
   const now = deps.now();
-  return toUserProgress(await loadSnapshot(deps.db, target.id, now, deps.zone), now, deps.zone);
+  const progress = toUserProgress(await loadSnapshot(deps.db, target.id, now, deps.zone), now, deps.zone);
+  const partner = await deps.db
+    .select({
+      id: partnerCertificates.id,
+      courseName: partnerCertificates.courseName,
+      training: trainings.name,
+      filename: partnerCertificates.filename,
+      acquiredAt: partnerCertificates.completedAt,
+    })
+    .from(partnerCertificates)
+    .innerJoin(trainings, eq(trainings.id, partnerCertificates.trainingId))
+    .where(eq(partnerCertificates.userId, target.id))
+    .orderBy(desc(partnerCertificates.completedAt), desc(partnerCertificates.id));
+  progress.partner_certificates = partner.map((p) => ({
+    id: p.id,
+    course_name: p.courseName,
+    training_name: p.training,
+    filename: p.filename,
+    acquired_at: p.acquiredAt.toISOString(),
+  }));
+  return progress;
 }

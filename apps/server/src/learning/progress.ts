@@ -337,5 +337,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): Use
       points: t.points,
       certificate: certificateRef(t.newest, now, zone),
     })),
+    // The certificates service adds the partner's (certificates/service.ts getUserProgress).
+    partner_certificates: [],
   };
 }

@@ -218,6 +218,12 @@ describe("external courses: certificates from the partner", () => {
       .from(certificates)
       .where(and(eq(certificates.userId, employee.id), eq(certificates.trainingId, trainingId)));
     expect(issued).toHaveLength(2);
+    // /profile lists every partner certificate, newest first.
+    const progress = (await get(`/api/progress/admin/users/${employee.id}`, cast.tokens.employee)).json() as {
+      partner_certificates: { id: number; course_name: string }[];
+    };
+    expect(progress.partner_certificates).toHaveLength(3);
+    expect(progress.partner_certificates.map((p) => p.course_name)).toContain("Handschuhe richtig tragen");
     // Another learner's partner certificate is not theirs to download.
     const foreign = await get(
       `/api/progress/export/certificate?id=${gloves?.certificate?.id}&source=partner`,

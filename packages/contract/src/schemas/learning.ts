@@ -173,6 +173,19 @@ export const UserProgress = z
         certificate: CertificateRef.nullable(),
       }),
     ),
+    /**
+     * Certificates of a partner's external courses (newest first, every one kept): download
+     * through /progress/export/certificate?source=partner&id=.
+     */
+    partner_certificates: z.array(
+      z.object({
+        id: z.number().int(),
+        course_name: z.string(),
+        training_name: z.string(),
+        filename: z.string(),
+        acquired_at: z.string(),
+      }),
+    ),
   })
   .meta({ id: "UserProgress" });
 export type UserProgress = z.infer<typeof UserProgress>;

@@ -1,5 +1,13 @@
-import { expiryColour, formatDate, TRUNCATE_CERTIFICATE, truncate } from "@carecampus/contract";
 import {
+  endpoints,
+  expiryColour,
+  formatDate,
+  TRUNCATE_CERTIFICATE,
+  TRUNCATE_EXTERNAL_COURSE,
+  truncate,
+} from "@carecampus/contract";
+import {
+  Anchor,
   Badge,
   Button,
   Card,
@@ -15,6 +23,7 @@ import {
 import { IconChevronDown, IconChevronUp } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
@@ -153,6 +162,35 @@ export function MyProgress({ userId }: { userId: number }) {
           </Stack>
         )}
       </Card>
+      {data.partner_certificates.length > 0 && (
+        <Card withBorder>
+          <Title order={2} size="h4" mb="md">
+            {t("profile.certificates.partnerTitle")}
+          </Title>
+          <Stack gap="xs" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+            {data.partner_certificates.map((pc) => (
+              <li key={pc.id} data-testid="my-partner-certificate">
+                <Anchor
+                  size="sm"
+                  fw={600}
+                  title={pc.course_name}
+                  {...freshLink(() => authedUrl(endpoints.certificatePdf, { query: { id: pc.id, source: "partner" } }))}
+                  target="_blank"
+                  rel="noopener"
+                >
+                  {truncate(pc.course_name, TRUNCATE_EXTERNAL_COURSE)}
+                </Anchor>
+                <Text size="xs" c="dimmed">
+                  {t("profile.certificates.partnerLine", {
+                    training: truncate(pc.training_name, TRUNCATE_CERTIFICATE),
+                    date: formatDate(pc.acquired_at, settings["time-zone"]),
+                  })}
+                </Text>
+              </li>
+            ))}
+          </Stack>
+        </Card>
+      )}
     </>
   );
 }
