@@ -15,4 +15,28 @@ describe("configuration", () => {
       /TIME_ZONE: unknown time zone "Europe\/Atlantis"/,
     );
   });
+
+  it("configures a partner of external courses only with EXTERNAL_COURSES_URL, and reads which courses count", () => {
+    expect(loadConfig({ SHOW_EXTERNAL_TRAININGS: "true" }).partner).toBeNull();
+    const config = loadConfig({
+      EXTERNAL_COURSES_URL: "https://partner.example/api/",
+      EXTERNAL_COURSES_CLIENT_ID: "cc",
+      EXTERNAL_COURSES_CLIENT_SECRET: "s",
+      EXTERNAL_COURSES_CERTIFY: "fall-risk-check=sturzprophylaxe-grundlagen, a.b=haende",
+    });
+    expect(config.partner?.url).toBe("https://partner.example/api");
+    expect([...(config.partner?.certify ?? [])]).toEqual([
+      ["fall-risk-check", "sturzprophylaxe-grundlagen"],
+      ["a.b", "haende"],
+    ]);
+    expect(config.partner).toMatchObject({ timeoutMs: 5000, retries: 2, cacheSeconds: 60 });
+    expect(loadConfig({}).partnerPeer).toBeNull();
+    expect(loadConfig({ PARTNER_PEER: "true" }).partnerPeer?.port).toBe(0);
+  });
+
+  it("refuses a malformed EXTERNAL_COURSES_CERTIFY or retry count at boot, naming the variable", () => {
+    expect(() => loadConfig({ EXTERNAL_COURSES_CERTIFY: "no-training-key" })).toThrow(/EXTERNAL_COURSES_CERTIFY/);
+    expect(() => loadConfig({ EXTERNAL_COURSES_RETRIES: "50" })).toThrow(/EXTERNAL_COURSES_RETRIES/);
+    expect(() => loadConfig({ EXTERNAL_COURSES_URL: "not a url" })).toThrow(/EXTERNAL_COURSES_URL/);
+  });
 });
