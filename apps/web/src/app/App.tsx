@@ -1,8 +1,8 @@
-import { type CSSVariablesResolver, MantineProvider } from "@mantine/core";
+import { type CSSVariablesResolver, MantineProvider, mergeThemeOverrides } from "@mantine/core";
 import { ModalsProvider } from "@mantine/modals";
 import { Notifications } from "@mantine/notifications";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { I18nextProvider } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n, { pickLanguage } from "../i18n";
@@ -22,15 +22,22 @@ const queryClient = new QueryClient({
  */
 const readableDimmed: CSSVariablesResolver = () => ({
   variables: {},
-  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)" },
-  dark: { "--mantine-color-dimmed": "var(--mantine-color-dark-1)" },
+  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)", "--cc-danger-text": "var(--mantine-color-red-9)" },
+  dark: { "--mantine-color-dimmed": "var(--mantine-color-dark-1)", "--cc-danger-text": "var(--mantine-color-red-4)" },
 });
 
 export function App() {
   const { session, preferences } = useSessionState();
   const themeName = session?.user.theme ?? preferences?.theme ?? settings.theme;
   const language = pickLanguage(session?.user.language ?? preferences?.language);
-  const { theme, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
+  const { theme: base, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
+  // Every dialog's and drawer's close button is named in the user's language.
+  const theme = useMemo(() => {
+    const closeButtonProps = { "aria-label": i18n.getFixedT(language)("common.close") };
+    return mergeThemeOverrides(base, {
+      components: { Modal: { defaultProps: { closeButtonProps } }, Drawer: { defaultProps: { closeButtonProps } } },
+    });
+  }, [base, language]);
 
   useEffect(() => {
     if (i18n.language !== language) void i18n.changeLanguage(language);

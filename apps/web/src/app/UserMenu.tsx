@@ -47,7 +47,9 @@ export function UserMenu() {
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (
-    <Menu position="bottom-end" width={230} shadow="md">
+    // Without Mantine's initial focus placeholder (a presentational element with a tabindex, which
+    // a menu may not hold): the focus goes to the first item when the menu opens.
+    <Menu position="bottom-end" width={230} shadow="md" withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton aria-label={t("nav.userMenu")} data-testid="user-menu">
           <UserAvatar avatar={user.avatar} size={38} alt="" />
@@ -55,10 +57,11 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>
-          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+          {/* Not paragraphs: a menu holds menu items, and generic text beside them. */}
+          <Text component="div" size="sm" fw={600} c="var(--mantine-color-text)" truncate>
             {user.name} {user.surname}
           </Text>
-          <Text size="xs" c="dimmed" truncate>
+          <Text component="div" size="xs" c="dimmed" truncate>
             {user.roles.map((r) => t(`roles.${r}`)).join(", ")}
           </Text>
         </Menu.Label>
@@ -83,7 +86,11 @@ export function UserMenu() {
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={() => sessionStore.clear()}>
+        <Menu.Item
+          color="var(--cc-danger-text)"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => sessionStore.clear()}
+        >
           {t("nav.logout")}
         </Menu.Item>
       </Menu.Dropdown>

@@ -24,8 +24,8 @@ export function expiryBadgeProps(colour: ExpiryColour): { color: string; variant
   }
 }
 
-/** The red of 'no certificate' as text or outline on the page background (5.4:1). */
-export const NO_CERTIFICATE_COLOUR = "red.9";
+/** The red of 'no certificate' as text or outline on the page background: red 9 in light schemes (5.4:1), red 4 in the dark one (set in App.tsx). */
+export const NO_CERTIFICATE_COLOUR = "var(--cc-danger-text)";
 
 /** The certificate expiry badge (DD.MM.YY, coloured by spec §4); a click opens the certificate. */
 export function ExpiryBadge({ certificate, size = "lg" }: { certificate: CertificateRef; size?: "sm" | "md" | "lg" }) {

@@ -1,5 +1,5 @@
 import type { CatalogueTopic } from "@carecampus/contract";
-import { ActionIcon, Badge, Box, Checkbox, Collapse, Group, Stack, Text, UnstyledButton } from "@mantine/core";
+import { ActionIcon, Anchor, Badge, Box, Checkbox, Collapse, Group, Stack, Text } from "@mantine/core";
 import { IconChevronDown, IconChevronRight } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -47,21 +47,22 @@ export function TrainingSelection({ catalogue, selected, onChange, disabled }: P
   return (
     <Stack gap={4} data-testid="training-selection">
       <Group gap="xs" mb="xs">
-        <UnstyledButton
+        <Anchor
+          component="button"
+          type="button"
           fz="sm"
-          c="blue"
           disabled={disabled}
           onClick={() => setMany(all, true)}
           data-testid="select-all-trainings"
         >
           {t("trainingSelection.all")}
-        </UnstyledButton>
+        </Anchor>
         <Text c="dimmed" size="sm">
           ·
         </Text>
-        <UnstyledButton fz="sm" c="blue" disabled={disabled} onClick={() => setMany(all, false)}>
+        <Anchor component="button" type="button" fz="sm" disabled={disabled} onClick={() => setMany(all, false)}>
           {t("trainingSelection.none")}
-        </UnstyledButton>
+        </Anchor>
         <Text c="dimmed" size="sm" ml="auto">
           {t("trainingSelection.count", { count: all.filter((id) => selected.has(id)).length, total: all.length })}
         </Text>

@@ -1,5 +1,5 @@
 import type { Topic } from "@carecampus/contract";
-import { Alert, Badge, Card, Group, Progress, SimpleGrid, Skeleton, Text, UnstyledButton } from "@mantine/core";
+import { Alert, Badge, Card, Group, Progress, SimpleGrid, Skeleton, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
@@ -11,39 +11,39 @@ function TopicCard({ topic }: { topic: Topic }) {
   const percent = topic.total > 0 ? Math.round((topic.count / topic.total) * 100) : 0;
   const complete = topic.certificate_total > 0 && topic.certificate_count === topic.certificate_total;
   return (
-    <UnstyledButton component={Link} to={`/topic/${topic.id}`} className={classes.cardLink} aria-label={topic.name}>
-      <Card withBorder padding="md" h="100%" className={classes.card} style={{ borderTop: `4px solid ${topic.color}` }}>
-        <Group justify="space-between" align="flex-start" wrap="nowrap" mb="sm">
-          <ContentIcon name={topic.icon} size={52} />
-          <Badge
-            color={complete ? "teal" : "gray"}
-            variant={complete ? "filled" : "light"}
-            size="lg"
-            data-testid="topic-badge"
-          >
-            {topic.count}/{topic.total}
-          </Badge>
-        </Group>
-        <Text fw={700} size="lg" lh={1.25} mb="xs">
+    <Card withBorder padding="md" h="100%" className={classes.card} style={{ borderTop: `4px solid ${topic.color}` }}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="sm">
+        <ContentIcon name={topic.icon} size={52} />
+        <Badge
+          color={complete ? "teal" : "gray"}
+          variant={complete ? "filled" : "light"}
+          size="lg"
+          data-testid="topic-badge"
+        >
+          {topic.count}/{topic.total}
+        </Badge>
+      </Group>
+      <Text fw={700} size="lg" lh={1.25} mb="xs">
+        <Link to={`/topic/${topic.id}`} className={classes.stretchedLink}>
           {topic.name}
+        </Link>
+      </Text>
+      <Progress
+        value={percent}
+        color={topic.color}
+        size="md"
+        radius="xl"
+        aria-label={t("topics.progress", { count: topic.count, total: topic.total })}
+      />
+      <Group justify="space-between" mt={6}>
+        <Text size="xs" c="dimmed">
+          {t("topics.progress", { count: topic.count, total: topic.total })}
         </Text>
-        <Progress
-          value={percent}
-          color={topic.color}
-          size="md"
-          radius="xl"
-          aria-label={t("topics.progress", { count: topic.count, total: topic.total })}
-        />
-        <Group justify="space-between" mt={6}>
-          <Text size="xs" c="dimmed">
-            {t("topics.progress", { count: topic.count, total: topic.total })}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t("topics.certificates", { count: topic.certificate_count, total: topic.certificate_total })}
-          </Text>
-        </Group>
-      </Card>
-    </UnstyledButton>
+        <Text size="xs" c="dimmed">
+          {t("topics.certificates", { count: topic.certificate_count, total: topic.certificate_total })}
+        </Text>
+      </Group>
+    </Card>
   );
 }
 

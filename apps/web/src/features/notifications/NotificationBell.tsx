@@ -1,5 +1,5 @@
 import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from "@carecampus/contract";
-import { ActionIcon, Indicator, Menu, ScrollArea, Stack, Text, ThemeIcon } from "@mantine/core";
+import { ActionIcon, Indicator, Popover, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from "@mantine/core";
 import {
   IconBell,
   IconBook,
@@ -10,6 +10,7 @@ import {
   IconUsersGroup,
 } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ApiError, call, showError } from "../../api/client";
@@ -17,6 +18,7 @@ import { settings } from "../../app/settings";
 import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
 import { useRequiredSession } from "../../session/store";
 import { noticeColour, noticeTarget, noticeText, parseMessage } from "./messages";
+import classes from "./NotificationBell.module.css";
 
 const HOUR = 3_600_000;
 const KEY = ["notifications"] as const;
@@ -74,8 +76,9 @@ export function NotificationBell() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
   const title = t("notifications.title", { count: data.length });
+  const [opened, setOpened] = useState(false);
   return (
-    // The count sits outside the menu's target: the menu's ARIA attributes belong on the button.
+    // The count sits outside the popover's target: the ARIA attributes belong on the button.
     <Indicator
       label={data.length}
       size={18}
@@ -84,65 +87,88 @@ export function NotificationBell() {
       offset={4}
       data-testid="notification-count"
     >
-      <Menu position="bottom-end" width={340} shadow="md" offset={6}>
-        <Menu.Target>
-          <ActionIcon variant="subtle" size="lg" aria-label={title} data-testid="notification-bell">
+      {/*
+        A dialog with a list of buttons, not a menu: the list may be empty, and it holds notices
+        to read, not commands. Tab moves through the notices; Escape closes and returns the focus.
+      */}
+      <Popover
+        position="bottom-end"
+        width={340}
+        shadow="md"
+        offset={6}
+        opened={opened}
+        onChange={setOpened}
+        trapFocus
+        returnFocus
+      >
+        <Popover.Target>
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label={title}
+            data-testid="notification-bell"
+            onClick={() => setOpened((o) => !o)}
+          >
             <IconBell size={22} />
           </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown maw="calc(100vw - 16px)" p={4} data-testid="notification-list">
-          <Menu.Label>{title}</Menu.Label>
+        </Popover.Target>
+        <Popover.Dropdown maw="calc(100vw - 16px)" p={4} data-testid="notification-list">
+          <Text size="xs" fw={500} c="dimmed" px="sm" py={6}>
+            {title}
+          </Text>
           {data.length === 0 && (
             <Text size="sm" c="dimmed" px="sm" py="xs">
               {t("notifications.none")}
             </Text>
           )}
           <ScrollArea.Autosize mah="min(420px, 70vh)" type="auto" offsetScrollbars="y">
-            {data.map((n) => {
-              const message = parseMessage(n.CustomMessage);
-              const text = noticeText(n, message, settings["time-zone"]);
-              const colour = noticeColour(n, message, settings["time-zone"]);
-              const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
-              const target = noticeTarget(message, user.roles);
-              return (
-                <Menu.Item
-                  key={n.ID}
-                  data-testid="notification"
-                  data-colour={colour ?? "none"}
-                  onClick={() => {
-                    markRead.mutate(n.ID);
-                    if (target) void navigate(target);
-                  }}
-                  leftSection={
-                    <ThemeIcon
-                      color={mantineColour}
-                      variant={colour === "yellow" ? "light" : "filled"}
-                      radius="xl"
-                      size={28}
-                      aria-hidden
+            <ul className={classes.list}>
+              {data.map((n) => {
+                const message = parseMessage(n.CustomMessage);
+                const text = noticeText(n, message, settings["time-zone"]);
+                const colour = noticeColour(n, message, settings["time-zone"]);
+                const mantineColour = colour ? EXPIRY_COLOURS[colour] : "blue";
+                const target = noticeTarget(message, user.roles);
+                return (
+                  <li key={n.ID}>
+                    <UnstyledButton
+                      className={classes.notice}
+                      data-testid="notification"
+                      data-colour={colour ?? "none"}
+                      onClick={() => {
+                        setOpened(false);
+                        markRead.mutate(n.ID);
+                        if (target) void navigate(target);
+                      }}
+                      style={{ borderLeftColor: `var(--mantine-color-${mantineColour}-6)` }}
                     >
-                      <NoticeIcon messageKey={message.key} />
-                    </ThemeIcon>
-                  }
-                  style={{ borderLeft: `4px solid var(--mantine-color-${mantineColour}-6)`, alignItems: "flex-start" }}
-                  py={8}
-                >
-                  <Stack gap={2}>
-                    <Text size="sm" lh={1.35}>
-                      {t(text.key, text.values)}
-                    </Text>
-                    {colour && (
-                      <Text size="xs" c="dimmed">
-                        {t(`expiry.${colour}`)}
-                      </Text>
-                    )}
-                  </Stack>
-                </Menu.Item>
-              );
-            })}
+                      <ThemeIcon
+                        color={mantineColour}
+                        variant={colour === "yellow" ? "light" : "filled"}
+                        radius="xl"
+                        size={28}
+                        aria-hidden
+                      >
+                        <NoticeIcon messageKey={message.key} />
+                      </ThemeIcon>
+                      <Stack gap={2}>
+                        <Text size="sm" lh={1.35} component="span">
+                          {t(text.key, text.values)}
+                        </Text>
+                        {colour && (
+                          <Text size="xs" c="dimmed" component="span">
+                            {t(`expiry.${colour}`)}
+                          </Text>
+                        )}
+                      </Stack>
+                    </UnstyledButton>
+                  </li>
+                );
+              })}
+            </ul>
           </ScrollArea.Autosize>
-        </Menu.Dropdown>
-      </Menu>
+        </Popover.Dropdown>
+      </Popover>
     </Indicator>
   );
 }

@@ -1,0 +1,201 @@
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import {
+  apiLogin,
+  createTeam,
+  exactly,
+  expectAccessible,
+  loginWith,
+  openAs,
+  openUserMenu,
+  setPreference,
+  type TestUser,
+  THEMES,
+} from "./helpers";
+
+/**
+ * Every built screen and its dialogs, for each role that sees it: axe-core (WCAG 2.1 A/AA, no
+ * serious or critical violation) in each of the four themes, in German and English; and no
+ * sideways scrolling at 360 px. A new screen is added here when it is built.
+ */
+
+interface Screen {
+  name: string;
+  path: string;
+  /** What shows once the screen has loaded its data. */
+  ready: (page: Page) => Promise<void>;
+  /** Dialogs or menus opened on this screen and scanned too; each leaves the screen as it was. */
+  dialogs?: { name: string; open: (page: Page, lang: string) => Promise<void> }[];
+}
+
+const heading = (page: Page) => expect(page.locator("main h1").first()).toBeVisible();
+
+/** The main content has loaded: a heading, and no page loader any more. */
+async function loaded(page: Page, extra?: (page: Page) => Promise<void>): Promise<void> {
+  await heading(page);
+  await expect(page.locator(".mantine-Loader-root")).toHaveCount(0);
+  if (extra) await extra(page);
+}
+
+async function closeWithEscape(page: Page): Promise<void> {
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByRole("menu")).toHaveCount(0);
+}
+
+const userMenu = {
+  name: "user menu",
+  open: async (page: Page) => {
+    await openUserMenu(page);
+    await expect(page.getByRole("menu")).toBeVisible();
+  },
+};
+const notifications = {
+  name: "notifications",
+  open: async (page: Page) => {
+    await page.getByTestId("notification-bell").click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+  },
+};
+const version = {
+  name: "version dialog",
+  open: async (page: Page, lang: string) => {
+    await page.getByRole("button", { name: new RegExp(exactly(lang, "version.open").source.slice(1, -1)) }).click();
+    await expect(page.getByRole("dialog")).toBeVisible();
+  },
+};
+
+/** The learner's way into the demo training 'Schweigepflicht' (it has a wiki link). */
+async function learningPaths(request: APIRequestContext, who: TestUser): Promise<{ topic: string; training: string }> {
+  const { token } = await loginWith(request, who);
+  const headers = { authorization: `Bearer ${token}` };
+  const topics = (await (await request.get("/api/progress/topics", { headers })).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const topic = topics.find((t) => t.name === "Datenschutz und Schweigepflicht");
+  const detail = (await (await request.get(`/api/progress/topics/${topic?.id}/trainings`, { headers })).json()) as {
+    trainings: { id: number; name: string }[];
+  };
+  const training = detail.trainings.find((t) => t.name === "Schweigepflicht");
+  return { topic: `/topic/${topic?.id}`, training: `/topic/${topic?.id}/training/${training?.id}` };
+}
+
+function employeeScreens(paths: { topic: string; training: string }): Screen[] {
+  return [
+    { name: "start page", path: "/", ready: (p) => loaded(p), dialogs: [userMenu, notifications, version] },
+    { name: "profile", path: "/profile", ready: (p) => loaded(p) },
+    { name: "account", path: "/account", ready: (p) => loaded(p) },
+    { name: "topic", path: paths.topic, ready: (p) => loaded(p) },
+    {
+      name: "training",
+      path: paths.training,
+      ready: (p) => loaded(p),
+      dialogs: [
+        {
+          name: "wiki-first dialog",
+          open: async (page) => {
+            await page.getByTestId("questionnaire").first().getByRole("button").click();
+            await expect(page.getByRole("dialog")).toBeVisible();
+          },
+        },
+      ],
+    },
+    { name: "tutorial", path: "/help", ready: (p) => loaded(p) },
+    { name: "wiki", path: "/wiki", ready: (p) => loaded(p) },
+    { name: "wiki topic", path: "/wiki/hygiene", ready: (p) => loaded(p) },
+    { name: "wiki page", path: "/wiki/hygiene/haendehygiene", ready: (p) => loaded(p) },
+    { name: "not found", path: "/no-such-page", ready: (p) => loaded(p) },
+  ];
+}
+
+function staffScreens(employeeId: number, questionId: number): Screen[] {
+  return [
+    {
+      name: "users",
+      path: "/users",
+      ready: (p) => loaded(p, (page) => expect(page.getByTestId("user-card").first()).toBeVisible()),
+    },
+    { name: "new user", path: "/edituser", ready: (p) => loaded(p) },
+    { name: "edit user", path: `/edituser/${employeeId}`, ready: (p) => loaded(p) },
+    { name: "progress", path: "/progress", ready: (p) => loaded(p) },
+    {
+      name: "calendar",
+      path: "/calendar",
+      ready: (p) => loaded(p, (page) => expect(page.getByTestId("calendar")).toBeVisible()),
+    },
+    { name: "help requests", path: "/helprequests", ready: (p) => loaded(p) },
+    { name: "help request", path: `/helprequests/${questionId}`, ready: (p) => loaded(p) },
+  ];
+}
+
+/** Scans every screen of `who` in every theme (language fixed by the user's preference). */
+async function scanAll(page: Page, who: TestUser, lang: string, screens: Screen[]): Promise<void> {
+  await setPreference(page.request, who, "language", lang);
+  for (const theme of THEMES) {
+    await setPreference(page.request, who, "theme", theme);
+    await openAs(page, who, "/", who.password);
+    for (const screen of screens) {
+      await test.step(`${screen.name} · ${theme} · ${lang}`, async () => {
+        await page.goto(screen.path);
+        await screen.ready(page);
+        await expectAccessible(page, `${screen.name} (${theme}, ${lang})`, { soft: true });
+        for (const dialog of screen.dialogs ?? []) {
+          await dialog.open(page, lang);
+          await expectAccessible(page, `${screen.name}: ${dialog.name} (${theme}, ${lang})`, { soft: true });
+          await closeWithEscape(page);
+        }
+        if (theme === THEMES[0]) await expectNoSidewaysScroll(page, `${screen.name} (${lang})`);
+      });
+    }
+  }
+}
+
+/** At 360 px the page is no wider than the viewport. */
+async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+      message: `sideways scroll at 360 px on ${where}`,
+    })
+    .toBeLessThanOrEqual(0);
+  if (size) await page.setViewportSize(size);
+}
+
+for (const lang of ["de", "en"]) {
+  test(`login page (${lang})`, async ({ page }) => {
+    for (const theme of THEMES) {
+      await test.step(theme, async () => {
+        await page.goto("/login");
+        await page.evaluate(
+          ([language, theme]) => localStorage.setItem("carecampus.preferences", JSON.stringify({ language, theme })),
+          [lang, theme],
+        );
+        await page.reload();
+        await expect(page.getByRole("button", { name: exactly(lang, "login.submit") })).toBeVisible();
+        await expectAccessible(page, `login (${theme}, ${lang})`, { soft: true });
+        if (theme === THEMES[0]) await expectNoSidewaysScroll(page, `login (${lang})`);
+      });
+    }
+  });
+
+  test(`every employee screen in four themes (${lang})`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const team = await createTeam(page.request, ["employee"]);
+    const paths = await learningPaths(page.request, team.employee);
+    await scanAll(page, team.employee, lang, employeeScreens(paths));
+  });
+
+  test(`every administrator screen in four themes (${lang})`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const team = await createTeam(page.request, ["administrator", "employee"]);
+    const { token } = await apiLogin(page, team.employee, team.employee.password);
+    const asked = await page.request.post("/api/help", {
+      data: { question_id: 1 },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(asked.status(), await asked.text()).toBe(200);
+    // The staff's help request page is per question.
+    await scanAll(page, team.administrator, lang, staffScreens(team.employee.id, 1));
+  });
+}
