@@ -65,7 +65,16 @@ test.describe("account panels", () => {
     await password.getByLabel("New password", { exact: true }).fill("Neu-Pass-42");
     await password.getByLabel("Repeat new password").fill("Neu-Pass-42");
     await password.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Username or password is wrong")).toBeVisible();
+    // Said at the field it concerns, in the user's language.
+    await expect(password.getByText("The current password is wrong")).toBeVisible();
+    await expect(page.getByText("Username or password is wrong")).toHaveCount(0);
     await expect(page).toHaveURL(/\/account$/);
+
+    // An address the server would refuse: the app says so in English, not the browser in its language.
+    const email = page.getByRole("form", { name: /e-mail address/i });
+    await email.getByLabel("E-mail address", { exact: true }).fill("name@example");
+    await email.getByLabel("Confirm e-mail address").fill("name@example");
+    await email.getByRole("button", { name: "Save" }).click();
+    await expect(email.getByText("Please enter a valid e-mail address, e.g. name@example.com")).toBeVisible();
   });
 });

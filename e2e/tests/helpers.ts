@@ -58,7 +58,11 @@ export async function dismissTutorial(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => localStorage.getItem("carecampus.user") !== null)).toBe(true);
   const prompts = await page.evaluate((key) => {
     const user = JSON.parse(localStorage.getItem("carecampus.user") ?? "{}") as { show_help_redirect?: boolean };
-    return user.show_help_redirect === true && sessionStorage.getItem(key) === null;
+    // The QM notice, when due, comes first; the prompt waits until it is closed.
+    const qmDue =
+      document.querySelector<HTMLMetaElement>('meta[name="show-carely-qm-msg"]')?.content === "true" &&
+      !document.cookie.split("; ").some((c) => c.startsWith("dont-show-carely-qm-msg-again="));
+    return user.show_help_redirect === true && sessionStorage.getItem(key) === null && !qmDue;
   }, TUTORIAL_PROMPT_KEY);
   if (!prompts) return;
   const dialog = page.getByRole("dialog", { name: /Einführung|introduction/ });

@@ -15,3 +15,19 @@ test("inactivity ends the session with the lockout dialog and its login button",
   await expect(page).toHaveURL(/\/login$/);
   await expect(dialog).toBeHidden();
 });
+
+test("logging in again after the lockout returns to the page the user was on", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await page.clock.install();
+  await openAs(page, employee, "/account", employee.password);
+  await runTimers(page, 4_000);
+  const dialog = page.getByRole("dialog", { name: "Sitzung beendet" });
+  await dialog.getByRole("button", { name: "Erneut anmelden" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  // The login form is ready to type into: the user name has the focus.
+  await expect(page.getByLabel("Benutzername")).toBeFocused();
+  await page.keyboard.type(employee.login);
+  await page.getByLabel("Passwort", { exact: true }).fill(employee.password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+});

@@ -32,3 +32,23 @@ test("the QM notice shows once: closing hides it for a day, 'don't show again' f
   await expect(page.getByRole("heading", { name: "Mein Profil" })).toBeVisible();
   await expect(notice).toBeHidden();
 });
+
+test("the QM notice and the tutorial prompt open one after the other, never stacked", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  // The form login of a new user: both start-up dialogs are due.
+  await page.goto("/login");
+  await page.getByLabel("Benutzername").fill(employee.login);
+  await page.getByLabel("Passwort", { exact: true }).fill(employee.password);
+  await page.getByRole("button", { name: "Anmelden" }).click();
+  const notice = page.getByRole("dialog", { name: "Hinweis zum Qualitätsmanagement" });
+  const tutorial = page.getByRole("dialog", { name: /Einführung/ });
+  await expect(notice).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(1);
+  // Its buttons take a tap: nothing lies over them.
+  await notice.getByRole("button", { name: "Nicht mehr anzeigen" }).click();
+  await expect(notice).toBeHidden();
+  await expect(tutorial).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(1);
+  await tutorial.getByRole("button", { name: "Nein" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});

@@ -10,7 +10,11 @@ export function LockoutDialog() {
   const navigate = useNavigate();
   const toLogin = () => {
     sessionStore.dismissLockout();
-    navigate("/login", { replace: true, state: { from: window.location.pathname } });
+    // Usually the login is already behind the dialog (the ended session led there), holding the
+    // page to return to; navigating again would replace that with /login itself.
+    if (window.location.pathname !== "/login") {
+      navigate("/login", { replace: true, state: { from: window.location.pathname } });
+    }
   };
   return (
     <Modal
@@ -19,6 +23,8 @@ export function LockoutDialog() {
       title={t("lockout.title")}
       centered
       closeOnClickOutside={false}
+      // Its button leads to the login, whose user name takes the focus: nothing to return it to.
+      returnFocus={false}
       data-testid="lockout-dialog"
     >
       <Text mb="lg">{t("lockout.text")}</Text>

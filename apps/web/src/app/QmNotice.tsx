@@ -1,6 +1,5 @@
 import { QM_COOKIE, QM_COOKIE_CLOSE_DAYS, QM_COOKIE_NEVER_DAYS } from "@carecampus/contract";
 import { Button, Group, Modal, Text } from "@mantine/core";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { settings } from "./settings";
 
@@ -12,16 +11,21 @@ function setCookie(days: number) {
   document.cookie = `${QM_COOKIE}=true; expires=${expires}; path=/; SameSite=Lax`;
 }
 
-/** The QM notice: shows once; closing hides it for 1 day, 'don't show again' for 9999 (spec §2). */
-export function QmNotice() {
+/** Whether the QM notice is due now (the setting on and no cookie from an earlier answer). */
+export const qmNoticeDue = () => settings["show-carely-qm-msg"] && !hasCookie();
+
+/**
+ * The QM notice: shows once; closing hides it for 1 day, 'don't show again' for 9999 (spec §2).
+ * `onDone` is its closing (the parent unmounts it), so the next start-up dialog can open (never two at once).
+ */
+export function QmNotice({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(() => settings["show-carely-qm-msg"] && !hasCookie());
   const close = (days: number) => {
     setCookie(days);
-    setOpen(false);
+    onDone();
   };
   return (
-    <Modal opened={open} onClose={() => close(QM_COOKIE_CLOSE_DAYS)} title={t("qm.title")} centered>
+    <Modal opened onClose={() => close(QM_COOKIE_CLOSE_DAYS)} title={t("qm.title")} centered>
       <Text mb="lg">{t("qm.text")}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={() => close(QM_COOKIE_NEVER_DAYS)}>

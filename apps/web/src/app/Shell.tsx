@@ -1,5 +1,5 @@
 import { AppShell, Box, Container, Group, Image, SegmentedControl, UnstyledButton } from "@mantine/core";
-import { Suspense } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import logo from "../assets/logo.svg";
@@ -7,7 +7,7 @@ import logoMark from "../assets/logo-mark.svg";
 import { PageLoader } from "../components/PageLoader";
 import { HelpRequestsIndicator } from "../features/help/HelpRequestsIndicator";
 import { NotificationBell } from "../features/notifications/NotificationBell";
-import { QmNotice } from "./QmNotice";
+import { QmNotice, qmNoticeDue } from "./QmNotice";
 import classes from "./Shell.module.css";
 import { TopicProgressRing } from "./TopicProgressRing";
 import { TutorialPrompt } from "./TutorialPrompt";
@@ -63,8 +63,13 @@ export function Shell() {
           <VersionLabel />
         </Box>
       </AppShell.Main>
-      <QmNotice />
-      <TutorialPrompt />
+      <StartupDialogs />
     </AppShell>
   );
+}
+
+/** The dialogs of a session's start, one at a time: the QM notice first, then the tutorial prompt. */
+function StartupDialogs() {
+  const [qmPending, setQmPending] = useState(qmNoticeDue);
+  return qmPending ? <QmNotice onDone={() => setQmPending(false)} /> : <TutorialPrompt />;
 }

@@ -74,13 +74,17 @@ export const ForgotPasswordResponse = z.object({ informed: z.literal(true) }).me
 /** A username: no whitespace anywhere (spec §5). */
 export const Login = RequiredText(100).pipe(z.string().regex(/^\S+$/, "no spaces"));
 
+/** An e-mail address as the server accepts it; the forms check with the same rule. */
+export const EmailAddress = z.string().trim().max(254).pipe(z.email()).refine(noNul);
+export const isValidEmail = (value: string): boolean => EmailAddress.safeParse(value).success;
+
 export const AccountPatch = z
   .discriminatedUnion("property", [
     z.object({ property: z.literal("login"), value: z.object({ value: Login }).strict() }).strict(),
     z
       .object({
         property: z.literal("email"),
-        value: z.object({ value: z.string().trim().max(254).pipe(z.email()).refine(noNul) }).strict(),
+        value: z.object({ value: EmailAddress }).strict(),
       })
       .strict(),
     z

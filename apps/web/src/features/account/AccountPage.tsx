@@ -1,8 +1,8 @@
-import { endpoints, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
+import { ErrorCode, endpoints, isValidEmail, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
 import { Button, Card, List, PasswordInput, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { call, showSuccess } from "../../api/client";
+import { ApiError, call, showError, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { sessionStore, useRequiredSession } from "../../session/store";
 import { CalendarFeedPanel } from "./CalendarFeedPanel";
@@ -15,7 +15,8 @@ function Panel({ title, onSubmit, children }: { title: string; onSubmit: () => P
     });
   };
   return (
-    <Card withBorder component="form" onSubmit={submit} aria-label={title}>
+    // noValidate: the fields say what is wrong in the user's language, not the browser's.
+    <Card withBorder component="form" onSubmit={submit} aria-label={title} noValidate>
       <Title order={2} size="h4" mb="md">
         {title}
       </Title>
@@ -62,6 +63,7 @@ function PasswordPanel({ user }: { user: User }) {
   const [old, setOld] = useState("");
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
+  const [wrongOld, setWrongOld] = useState(false);
   const mismatch = repeat !== "" && next !== repeat;
   const problems = next === "" ? [] : passwordProblems(next);
   const ok = old !== "" && next !== "" && repeat !== "" && next === repeat && isValidPassword(next);
@@ -69,10 +71,18 @@ function PasswordPanel({ user }: { user: User }) {
     <Panel
       title={t("account.password.title")}
       onSubmit={async () => {
-        await call(endpoints.accountUpdate, {
-          params: { id: user.id },
-          body: { property: "password", value: { password: old, new_password: next } },
-        });
+        try {
+          await call(endpoints.accountUpdate, {
+            params: { id: user.id },
+            body: { property: "password", value: { password: old, new_password: next } },
+            silent: true,
+          });
+        } catch (err) {
+          // A wrong current password is said at its field; anything else as everywhere.
+          if (err instanceof ApiError && err.code === ErrorCode.invalidCredentials) setWrongOld(true);
+          else showError(err);
+          throw err;
+        }
         showSuccess(t("success.passwordChanged"));
         // The server ended every session of this user: log in again with the new password.
         sessionStore.clear();
@@ -81,8 +91,12 @@ function PasswordPanel({ user }: { user: User }) {
       <PasswordInput
         label={t("account.password.old")}
         value={old}
-        onChange={(e) => setOld(e.currentTarget.value)}
+        onChange={(e) => {
+          setOld(e.currentTarget.value);
+          setWrongOld(false);
+        }}
         autoComplete="current-password"
+        error={wrongOld ? t("account.password.wrongOld") : undefined}
       />
       <PasswordInput
         label={t("account.password.new")}
@@ -116,12 +130,16 @@ function EmailPanel({ user }: { user: User }) {
   const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [confirm, setConfirm] = useState("");
+  const [tried, setTried] = useState(false);
   const mismatch = confirm !== "" && email.trim() !== confirm.trim();
+  const invalid = email.trim() !== "" && !isValidEmail(email);
   const ok = email.trim() !== "" && confirm.trim() !== "" && !mismatch;
   return (
     <Panel
       title={user.email ? t("account.email.change") : t("account.email.add")}
       onSubmit={async () => {
+        setTried(true);
+        if (invalid) return;
         const updated = await call(endpoints.accountUpdate, {
           params: { id: user.id },
           body: { property: "email", value: { value: email.trim() } },
@@ -129,6 +147,7 @@ function EmailPanel({ user }: { user: User }) {
         sessionStore.setUser(updated);
         setEmail("");
         setConfirm("");
+        setTried(false);
         showSuccess(t("success.accountChanged"));
       }}
     >
@@ -139,6 +158,7 @@ function EmailPanel({ user }: { user: User }) {
         value={email}
         onChange={(e) => setEmail(e.currentTarget.value)}
         autoComplete="email"
+        error={tried && invalid ? t("account.email.invalid") : undefined}
       />
       <TextInput
         label={t("account.email.confirm")}

@@ -1,11 +1,11 @@
 import { endpoints } from "@carecampus/contract";
 import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import logo from "../../assets/logo.svg";
-import { sessionStore, useSession } from "../../session/store";
+import { sessionStore, useSession, useSessionState } from "../../session/store";
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -16,6 +16,13 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [loginError, setLoginError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The user name takes the focus on load, and when the lockout dialog over the login closes:
+  // the form is ready to type into.
+  const { lockedOut } = useSessionState();
+  const loginInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!lockedOut) loginInput.current?.focus();
+  }, [lockedOut]);
 
   // Already logged in: straight on to the page originally asked for.
   if (session) return <Navigate to={from.startsWith("/login") ? "/" : from} replace />;
@@ -71,7 +78,7 @@ export function LoginPage() {
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
-            data-autofocus
+            ref={loginInput}
             size="md"
           />
           <PasswordInput
