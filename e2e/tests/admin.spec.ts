@@ -105,3 +105,21 @@ test("the employee search in English, across facilities for a Super-Admin", asyn
   await page.getByLabel("Search employees").fill("zzzz-nobody");
   await expect(page.getByText("No search results")).toBeVisible();
 });
+
+test("choosing Super-Admin in the user form replaces the facility's roles: never a role conflict", async ({ page }) => {
+  await openAs(page, "superchris", "/edituser");
+  const chip = (name: string) => page.getByRole("checkbox", { name, exact: true });
+  // A chip's input is hidden behind its label: the label takes the click.
+  const choose = (name: string) => page.locator("label").filter({ hasText: new RegExp(`^${name}$`) }).click();
+  await expect(chip("Mitarbeiter/in")).toBeChecked();
+  await choose("Super-Admin");
+  await expect(chip("Super-Admin")).toBeChecked();
+  await expect(chip("Mitarbeiter/in")).not.toBeChecked();
+  await expect(page.getByText(/können nicht zugleich Rollen einer Einrichtung haben/)).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Einrichtung" })).toHaveCount(0);
+  // And back: a role of a facility replaces Super-Admin, and the facility is asked for again.
+  await choose("Administrator");
+  await expect(chip("Super-Admin")).not.toBeChecked();
+  await expect(chip("Administrator")).toBeChecked();
+  await expect(page.getByRole("textbox", { name: "Einrichtung" })).toBeVisible();
+});

@@ -75,11 +75,14 @@ export function facilityRequirement(roles: readonly Role[]): "required" | "forbi
 }
 
 /**
- * Roles toggling in the user form (spec §4): employee is kept alongside other roles unless it
- * is the only one, i.e. switching a role on never drops employee, and switching the last role
- * off falls back to employee.
+ * Roles toggling in the user form (spec §4): employee is kept alongside other roles of a facility
+ * unless it is the only one, and switching the last role off falls back to employee. A role that
+ * cannot stand beside the others (spec §5: superuser and Super-Admin have no facility, the rest
+ * need one) replaces them, so the form never holds a role conflict: choosing Super-Admin for an
+ * employee makes a Super-Admin, not a conflict.
  */
 export function toggleRole(current: readonly Role[], role: Role): Role[] {
-  const next = current.includes(role) ? current.filter((r) => r !== role) : [...current, role];
-  return normaliseRoles(next);
+  if (current.includes(role)) return normaliseRoles(current.filter((r) => r !== role));
+  const facilityless = FACILITYLESS_ROLES.includes(role);
+  return normaliseRoles([...current.filter((r) => FACILITYLESS_ROLES.includes(r) === facilityless), role]);
 }

@@ -136,6 +136,18 @@ describe("role rules (spec §4–§6)", async () => {
     expect(toggleRole(["supervisor", "employee"], "supervisor")).toEqual(["employee"]);
     expect(toggleRole(["supervisor"], "supervisor")).toEqual(["employee"]);
   });
+  it("lets a role without a facility replace the facility's roles, and the other way round (never a conflict)", () => {
+    expect(toggleRole(["employee"], "contentmanager")).toEqual(["contentmanager"]);
+    expect(toggleRole(["administrator", "employee"], "superchris")).toEqual(["superchris"]);
+    expect(toggleRole(["contentmanager"], "superchris")).toEqual(["superchris", "contentmanager"]);
+    expect(toggleRole(["contentmanager"], "supervisor")).toEqual(["supervisor"]);
+    expect(toggleRole(["contentmanager"], "contentmanager")).toEqual(["employee"]);
+    for (const from of [["employee"], ["contentmanager"], ["administrator", "employee"]] as const) {
+      for (const role of ["superchris", "contentmanager", "administrator", "supervisor", "employee"] as const) {
+        expect(facilityRequirement(toggleRole(from, role))).not.toBe("conflict");
+      }
+    }
+  });
 });
 
 describe("overview grouping", () => {
