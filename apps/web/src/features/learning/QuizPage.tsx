@@ -176,7 +176,7 @@ function Explanation({
   const explanation = htmlText(result.explanation);
   return (
     <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
-      <Group justify="space-between" wrap="nowrap" mb="sm" align="flex-start">
+      <Group justify="space-between" mb="sm" align="flex-start" gap="xs">
         <Group gap="xs" wrap="nowrap">
           <span className={classes.verdictIcon} data-right={result.is_correct || undefined} aria-hidden>
             {result.is_correct ? <IconCheck size={26} /> : <IconX size={26} />}
@@ -455,7 +455,7 @@ function Quiz() {
           <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
             <Title
               order={2}
-              size="h3"
+              fz={{ base: "h4", sm: "h3" }}
               data-testid="question-text"
               tabIndex={-1}
               ref={focusTarget}
