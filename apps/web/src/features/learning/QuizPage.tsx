@@ -1,14 +1,12 @@
-import { endpoints } from "@carecampus/contract";
+import { type AnswerResult, endpoints, type Question, type Questionnaire } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Box,
   Button,
   Checkbox,
   Group,
-  Image,
   Modal,
   Paper,
   Progress,
@@ -19,20 +17,24 @@ import {
   Title,
   Tooltip,
 } from "@mantine/core";
-import { IconCheck, IconHelpCircle, IconX } from "@tabler/icons-react";
+import { IconCheck, IconHelpCircle, IconLock, IconX } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/client";
+import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { invalidateLearning } from "../../queries/learning";
+import { ExplanationImage } from "./ExplanationImage";
 import { pickFeedback } from "./feedback";
+import { questionnaireLabel } from "./labels";
 import classes from "./learning.module.css";
 import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
+import { canReadAloud, htmlText, ReadAloud } from "./ReadAloud";
 import { useQuiz } from "./useQuiz";
 
 /** Sends a help request after a confirmation; once one is open it says so instead (one per question). */
@@ -70,7 +72,13 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
           <IconHelpCircle size={24} />
         </ActionIcon>
       </Tooltip>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t("quiz.help.title")} centered>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t("quiz.help.title")}
+        centered
+        closeButtonProps={{ "aria-label": t("common.close") }}
+      >
         <Text mb="lg">{t("quiz.help.text")}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setOpen(false)}>
@@ -85,10 +93,27 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
   );
 }
 
-function FeedbackPopup({ src, right }: { src: string | undefined; right: boolean }) {
+type FocusTarget = (el: HTMLElement | null) => void;
+
+function FeedbackPopup({
+  src,
+  right,
+  focusTarget,
+}: {
+  src: string | undefined;
+  right: boolean;
+  focusTarget: FocusTarget;
+}) {
   const { t } = useTranslation();
   return (
-    <div className={classes.popup} role="status" aria-live="assertive" data-testid="feedback-popup">
+    <div
+      className={classes.popup}
+      role="status"
+      aria-live="assertive"
+      tabIndex={-1}
+      ref={focusTarget}
+      data-testid="feedback-popup"
+    >
       {src ? (
         <img src={src} alt={right ? t("quiz.right") : t("quiz.wrong")} />
       ) : (
@@ -98,7 +123,152 @@ function FeedbackPopup({ src, right }: { src: string | undefined; right: boolean
   );
 }
 
-export default function QuizPage() {
+/** The screen's action: on phones a bar at the bottom of the viewport, in the thumb's reach. */
+function ActionBar({ children }: { children: ReactNode }) {
+  return (
+    <div className={classes.actionsSlot}>
+      <div className={classes.actions} data-testid="quiz-actions">
+        {children}
+      </div>
+    </div>
+  );
+}
+
+type Mark = "chosenRight" | "chosenWrong" | "missed" | "right";
+
+/**
+ * How an answer fared, in words (not colour alone): the learner's own choices, right or wrong,
+ * apart from the right answers they missed ('also right' where several are right).
+ */
+function markOf(id: number, right: Set<number>, chosen: number[], multiple: boolean): Mark | null {
+  const mine = chosen.includes(id);
+  if (mine) return right.has(id) ? "chosenRight" : "chosenWrong";
+  if (right.has(id)) return multiple ? "missed" : "right";
+  return null;
+}
+
+function MarkIcon({ mark }: { mark: Mark | null }) {
+  return (
+    <span className={classes.status} data-testid="answer-status" data-mark={mark ?? undefined} aria-hidden>
+      {mark === "chosenWrong" ? <IconX size={20} /> : mark ? <IconCheck size={20} /> : null}
+    </span>
+  );
+}
+
+function Explanation({
+  asked,
+  result,
+  chosen,
+  focusTarget,
+  onGoOn,
+}: {
+  asked: Question;
+  result: AnswerResult;
+  chosen: number[];
+  focusTarget: FocusTarget;
+  onGoOn: () => void;
+}) {
+  const { t } = useTranslation();
+  const right = new Set(result.answers_correct);
+  const multiple = asked.type === "multiple";
+  const verdict = result.is_correct ? t("quiz.right") : t("quiz.wrong");
+  const rows = asked.answers.map((a) => ({ ...a, mark: markOf(a.id, right, chosen, multiple) }));
+  const explanation = htmlText(result.explanation);
+  return (
+    <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
+      <Group justify="space-between" mb="sm" align="flex-start" gap="xs">
+        <Group gap="xs" wrap="nowrap">
+          <span className={classes.verdictIcon} data-right={result.is_correct || undefined} aria-hidden>
+            {result.is_correct ? <IconCheck size={26} /> : <IconX size={26} />}
+          </span>
+          <Title
+            order={2}
+            size="h3"
+            className={classes.verdict}
+            data-right={result.is_correct || undefined}
+            tabIndex={-1}
+            ref={focusTarget}
+            data-testid="verdict"
+          >
+            {verdict}
+          </Title>
+        </Group>
+        <Group gap="xs" wrap="nowrap">
+          <ReadAloud
+            testId="read-aloud-feedback"
+            parts={[
+              verdict,
+              asked.text,
+              ...rows.map((r) => (r.mark ? `${r.text} – ${t(`quiz.mark.${r.mark}`)}` : r.text)),
+            ]}
+          />
+          <HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />
+        </Group>
+      </Group>
+      <Text fw={600} mb="sm">
+        {asked.text}
+      </Text>
+      <Stack gap="xs" mb="md">
+        {rows.map((a) => (
+          <Box
+            key={a.id}
+            className={classes.feedbackAnswer}
+            data-mark={a.mark ?? undefined}
+            data-testid="feedback-answer"
+          >
+            <Group gap="sm" wrap="nowrap" align="flex-start">
+              <MarkIcon mark={a.mark} />
+              <div className={classes.answerText}>
+                <Text>{a.text}</Text>
+                {a.mark && (
+                  <Text size="sm" fw={700} className={classes.markText}>
+                    {t(`quiz.mark.${a.mark}`)}
+                  </Text>
+                )}
+              </div>
+            </Group>
+          </Box>
+        ))}
+      </Stack>
+      {result.media?.type === "image" && (
+        <ExplanationImage src={authedUrl(endpoints.staticImage, { params: { id: result.media.id } })} />
+      )}
+      {result.media?.type === "video" && (
+        // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
+        <video
+          src={authedUrl(endpoints.staticVideo, { params: { id: result.media.id } })}
+          controls
+          playsInline
+          preload="metadata"
+          style={{ maxWidth: "100%", borderRadius: 8 }}
+        />
+      )}
+      {result.hint && (
+        <Alert color="blue" variant="light" title={t("quiz.hint")} mb="md" mt="sm">
+          {result.hint}
+        </Alert>
+      )}
+      <Group justify="space-between" wrap="nowrap" mb={4}>
+        <Title order={3} size="h5">
+          {t("quiz.explanation")}
+        </Title>
+        <ReadAloud
+          testId="read-aloud-explanation"
+          parts={[result.hint ? `${t("quiz.hint")}: ${result.hint}` : "", t("quiz.explanation"), explanation]}
+        />
+      </Group>
+      <SafeHtml html={result.explanation} />
+      <OwnHelpNote help={result.help} />
+      <ActionBar>
+        <Button size="md" onClick={onGoOn}>
+          {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
+        </Button>
+      </ActionBar>
+    </Paper>
+  );
+}
+
+function Quiz() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const params = useParams();
@@ -106,6 +276,7 @@ export default function QuizPage() {
   const trainingId = Number(params.trainingId);
   const questionnaireId = Number(params.questionnaireId);
   const trainingPath = `/topic/${topicId}/training/${trainingId}`;
+  const quizPath = (q: Questionnaire) => `${trainingPath}/questionnaire/${q.id}`;
   const practice = useSearchParams()[0].get("practice") === "true";
 
   const training = useTraining(topicId, trainingId);
@@ -126,10 +297,54 @@ export default function QuizPage() {
     loadNext: () => void next.refetch(),
   });
   const { phase, selected, result, asked, popup } = quiz;
+  const questionnaires = training.data?.questionnaires ?? [];
+  const current = questionnaires.find((q) => q.id === questionnaireId);
+  // Opened by its address before the one it waits for is finished: say so (no question request).
+  const locked = current?.disabled === true;
   // The next-question query runs while a question is on screen (also during the pop-up).
-  const wantsQuestion = phase === "question" || phase === "sending" || phase === "feedback";
+  const wantsQuestion = !locked && (phase === "question" || phase === "sending" || phase === "feedback");
   const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice);
   const question = next.data?.question ?? null;
+  const loadingQuestion = phase === "question" && (next.isPending || next.isFetching);
+
+  // Focus follows the new content: the intro, the question, the pop-up, the verdict, the next action.
+  const focusRef = useRef<HTMLElement | null>(null);
+  const focusTarget = useCallback<FocusTarget>((el) => {
+    focusRef.current = el;
+  }, []);
+  const nextQuestionnaire =
+    phase === "result" && result?.finished?.success && !practice
+      ? questionnaires.find((q) => q.id !== questionnaireId && !q.finished && !q.disabled)
+      : undefined;
+  let focusKey: string | null = null;
+  if (training.data) {
+    if (locked) focusKey = "locked";
+    else if (phase === "intro") focusKey = "intro";
+    else if (wantsQuestion && !loadingQuestion)
+      focusKey = phase === "feedback" ? "popup" : question ? `question:${question.id}:${question.round}` : "done";
+    else if (phase === "explanation") focusKey = `explanation:${asked?.id}`;
+    else if (phase === "result") focusKey = `result:${nextQuestionnaire?.id ?? ""}`;
+  }
+  // Reading aloud ends with the screen it reads (the next question, the verdict, another page).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs whenever the screen changes
+  useEffect(() => {
+    if (canReadAloud()) window.speechSynthesis.cancel();
+    return () => {
+      if (canReadAloud()) window.speechSynthesis.cancel();
+    };
+  }, [focusKey]);
+  useEffect(() => {
+    const el = focusRef.current;
+    if (!focusKey || !el) return;
+    el.focus({ preventScroll: true });
+    const box = el.getBoundingClientRect();
+    const header = document.querySelector("header")?.getBoundingClientRect().bottom ?? 0;
+    if (box.top < header || box.bottom > window.innerHeight) {
+      el.scrollIntoView({ block: el.tagName.startsWith("H") ? "start" : "center" });
+    }
+  }, [focusKey]);
+
+  if (training.isError || (training.data && !current)) return <NotFoundPage />;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -139,12 +354,48 @@ export default function QuizPage() {
   const title = training.data ? training.data.training.name : "";
   const count = result?.count ?? next.data?.count ?? 0;
   const total = result?.total ?? next.data?.total ?? 0;
+  const backButton = (primary: boolean, ref?: FocusTarget) => (
+    <Button component={Link} to={trainingPath} variant={primary ? "filled" : "default"} ref={ref}>
+      {t("quiz.result.back")}
+    </Button>
+  );
 
-  let body: React.ReactNode;
-  if (phase === "intro") {
+  let body: ReactNode;
+  if (!training.data) {
+    body = <Skeleton h={280} />;
+  } else if (locked) {
+    const first = questionnaires.find((q) => !q.disabled && !q.finished);
+    const firstName = first ? questionnaireLabel(t, first.name) : "";
+    body = (
+      <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="quiz-locked">
+        <Group gap="sm" wrap="nowrap" mb="sm">
+          <IconLock size={26} aria-hidden />
+          <Title order={2} size="h3">
+            {t("quiz.locked.title")}
+          </Title>
+        </Group>
+        {first ? (
+          <>
+            <Text mb="lg">{t("quiz.locked.text", { name: firstName })}</Text>
+            <Group gap="sm">
+              <Button component={Link} to={quizPath(first)} ref={focusTarget}>
+                {t("quiz.locked.toFirst", { name: firstName })}
+              </Button>
+              {backButton(false)}
+            </Group>
+          </>
+        ) : (
+          <>
+            <Text mb="lg">{t("questionnaires.locked")}</Text>
+            {backButton(true, focusTarget)}
+          </>
+        )}
+      </Paper>
+    );
+  } else if (phase === "intro") {
     body = (
       <Paper withBorder p="lg">
-        <Title order={2} size="h3" mb="sm">
+        <Title order={2} size="h3" mb="sm" tabIndex={-1} ref={focusTarget} className={classes.focusTitle}>
           {t("quiz.independence.title")}
         </Title>
         <Text mb="md">{t("quiz.independence.text")}</Text>
@@ -154,6 +405,7 @@ export default function QuizPage() {
           onChange={(e) => quiz.confirm(e.currentTarget.checked)}
           mb="lg"
           size="md"
+          classNames={{ input: classes.checkInput }}
         />
         <Button onClick={quiz.start} disabled={!quiz.confirmed} size="md">
           {t("quiz.goToQuestion")}
@@ -162,17 +414,34 @@ export default function QuizPage() {
     );
   } else if (wantsQuestion) {
     // While the next question loads, never show the previous one: its answers are gone.
-    if (phase === "question" && (next.isPending || next.isFetching)) body = <Skeleton h={280} />;
+    if (loadingQuestion) body = <Skeleton h={280} />;
     else if (!question) {
       body = (
         <Alert color="teal" icon={<IconCheck />}>
           <Text mb="sm">{t("quiz.done")}</Text>
-          <Button component={Link} to={trainingPath} variant="light">
-            {t("quiz.result.back")}
-          </Button>
+          {backButton(false, focusTarget)}
         </Alert>
       );
     } else {
+      const Choice = question.type === "single" ? Radio.Card : Checkbox.Card;
+      const Indicator = question.type === "single" ? Radio.Indicator : Checkbox.Indicator;
+      const cards = (
+        <Stack gap="sm">
+          {question.answers.map((a) => (
+            <Choice
+              key={a.id}
+              value={String(a.id)}
+              className={classes.answer}
+              data-checked={selected.includes(a.id) || undefined}
+            >
+              <Group wrap="nowrap" gap="sm" align="flex-start">
+                <Indicator className={classes.indicator} />
+                <Text className={classes.answerText}>{a.text}</Text>
+              </Group>
+            </Choice>
+          ))}
+        </Stack>
+      );
       body = (
         <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
           <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
@@ -183,30 +452,33 @@ export default function QuizPage() {
               {t("quiz.round", { round: question.round })}
             </Text>
           </Group>
-          <Title order={2} size="h3" mb="md" data-testid="question-text">
-            {question.text}
-          </Title>
+          <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
+            <Title
+              order={2}
+              fz={{ base: "h4", sm: "h3" }}
+              data-testid="question-text"
+              tabIndex={-1}
+              ref={focusTarget}
+              className={classes.focusTitle}
+            >
+              {question.text}
+            </Title>
+            <ReadAloud
+              key={question.id}
+              testId="read-aloud-question"
+              parts={[
+                question.text,
+                ...question.answers.map((a, i) => `${t("quiz.readAloud.answer", { n: i + 1 })}: ${a.text}`),
+              ]}
+            />
+          </Group>
           {question.type === "single" ? (
             <Radio.Group
               value={selected[0] ? String(selected[0]) : null}
               onChange={(v) => quiz.select([Number(v)])}
               aria-label={question.text}
             >
-              <Stack gap="sm">
-                {question.answers.map((a) => (
-                  <Radio.Card
-                    key={a.id}
-                    value={String(a.id)}
-                    className={classes.answer}
-                    data-checked={selected.includes(a.id) || undefined}
-                  >
-                    <Group wrap="nowrap" gap="sm">
-                      <Radio.Indicator />
-                      <Text>{a.text}</Text>
-                    </Group>
-                  </Radio.Card>
-                ))}
-              </Stack>
+              {cards}
             </Radio.Group>
           ) : (
             <Checkbox.Group
@@ -214,130 +486,67 @@ export default function QuizPage() {
               onChange={(v) => quiz.select(v.map(Number))}
               aria-label={question.text}
             >
-              <Stack gap="sm">
-                {question.answers.map((a) => (
-                  <Checkbox.Card
-                    key={a.id}
-                    value={String(a.id)}
-                    className={classes.answer}
-                    data-checked={selected.includes(a.id) || undefined}
-                  >
-                    <Group wrap="nowrap" gap="sm">
-                      <Checkbox.Indicator />
-                      <Text>{a.text}</Text>
-                    </Group>
-                  </Checkbox.Card>
-                ))}
-              </Stack>
+              {cards}
             </Checkbox.Group>
           )}
-          <Group justify="flex-end" mt="lg">
+          <ActionBar>
             <Button type="submit" size="md" disabled={!quiz.canSend || !question} loading={phase === "sending"}>
               {t("quiz.continue")}
             </Button>
-          </Group>
+          </ActionBar>
         </Paper>
       );
     }
   } else if (phase === "explanation" && result && asked) {
-    const right = new Set(result.answers_correct);
     body = (
-      <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
-        <Group justify="space-between" wrap="nowrap" mb="sm">
-          <Group gap="xs">
-            {result.is_correct ? (
-              <IconCheck color="var(--mantine-color-teal-6)" />
-            ) : (
-              <IconX color="var(--mantine-color-orange-6)" />
-            )}
-            <Title order={2} size="h3" c={result.is_correct ? "teal" : "orange"}>
-              {result.is_correct ? t("quiz.right") : t("quiz.wrong")}
-            </Title>
-          </Group>
-          <HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />
-        </Group>
-        <Text fw={600} mb="sm">
-          {asked.text}
-        </Text>
-        <Stack gap="xs" mb="md">
-          {asked.answers.map((a) => (
-            <Box
-              key={a.id}
-              className={classes.answer}
-              data-right={right.has(a.id) || undefined}
-              data-wrong={(!right.has(a.id) && selected.includes(a.id)) || undefined}
-            >
-              <Group gap="xs" wrap="nowrap">
-                {right.has(a.id) ? (
-                  <IconCheck size={18} color="var(--mantine-color-teal-7)" aria-label={t("quiz.rightAnswer")} />
-                ) : (
-                  <IconX size={18} opacity={0.4} />
-                )}
-                <Text>{a.text}</Text>
-              </Group>
-            </Box>
-          ))}
-        </Stack>
-        {result.media?.type === "image" && (
-          <Image
-            src={authedUrl(endpoints.staticImage, { params: { id: result.media.id } })}
-            maw={560}
-            radius="md"
-            mb="md"
-            alt=""
-          />
-        )}
-        {result.media?.type === "video" && (
-          // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
-          <video
-            src={authedUrl(endpoints.staticVideo, { params: { id: result.media.id } })}
-            controls
-            playsInline
-            preload="metadata"
-            style={{ maxWidth: "100%", borderRadius: 8 }}
-          />
-        )}
-        {result.hint && (
-          <Alert color="blue" variant="light" title={t("quiz.hint")} mb="md" mt="sm">
-            {result.hint}
-          </Alert>
-        )}
-        <Title order={3} size="h5" mb={4}>
-          {t("quiz.explanation")}
-        </Title>
-        <SafeHtml html={result.explanation} />
-        <OwnHelpNote help={result.help} />
-        <Group justify="flex-end" mt="lg">
-          <Button size="md" onClick={quiz.goOn} data-autofocus>
-            {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
-          </Button>
-        </Group>
-      </Paper>
+      <Explanation
+        key={asked.id}
+        asked={asked}
+        result={result}
+        chosen={selected}
+        focusTarget={focusTarget}
+        onGoOn={quiz.goOn}
+      />
     );
   } else if (phase === "result" && result?.finished) {
     const f = result.finished;
     const link = f.link;
+    // One control per destination: the server's 'to the training' is the back button below.
+    const certificate = link?.href.startsWith("/api/") ? link : null;
+    const otherLink = link && !certificate && link.href !== trainingPath ? link : null;
+    const primary: ReactNode = !f.success ? (
+      <Button onClick={quiz.nextRound} ref={focusTarget}>
+        {t("quiz.result.nextRound")}
+      </Button>
+    ) : nextQuestionnaire ? (
+      <Button component={Link} to={quizPath(nextQuestionnaire)} ref={focusTarget}>
+        {t("quiz.result.nextQuestionnaire", { name: questionnaireLabel(t, nextQuestionnaire.name) })}
+      </Button>
+    ) : certificate ? (
+      <Button
+        component="a"
+        {...freshLink(() => authedHref(certificate.href))}
+        target="_blank"
+        rel="noopener"
+        ref={focusTarget}
+      >
+        {t(certificate.text)}
+      </Button>
+    ) : null;
     body = (
-      <Paper withBorder p="xl" ta="center" data-testid="quiz-result">
-        <Title order={2} mb="sm" c={f.success ? "teal" : "orange"}>
+      <Paper withBorder p={{ base: "md", sm: "xl" }} ta="center" data-testid="quiz-result">
+        <Title order={2} mb="sm" className={classes.verdict} data-right={f.success || undefined}>
           {f.success ? t("quiz.result.success") : t("quiz.result.failure")}
         </Title>
         <Text mb="lg">{t(f.message, f.values)}</Text>
-        <Stack align="center" gap="sm">
-          {link &&
-            (link.href.startsWith("/api/") ? (
-              <Button component="a" {...freshLink(() => authedHref(link.href))} target="_blank" rel="noopener">
-                {t(link.text)}
-              </Button>
-            ) : (
-              <Anchor component={Link} to={link.href}>
-                {t(link.text)}
-              </Anchor>
-            ))}
-          {!f.success && <Button onClick={quiz.nextRound}>{t("quiz.result.nextRound")}</Button>}
-          <Button component={Link} to={trainingPath} variant="default">
-            {t("quiz.result.back")}
-          </Button>
+        <Stack align="stretch" gap="sm" className={classes.resultActions}>
+          {primary}
+          {otherLink && (
+            <Button component={Link} to={otherLink.href} variant="light">
+              {t(otherLink.text)}
+            </Button>
+          )}
+          {backButton(!primary, primary ? undefined : focusTarget)}
         </Stack>
       </Paper>
     );
@@ -352,22 +561,29 @@ export default function QuizPage() {
           </Badge>
         )}
       </PageHeader>
-      {phase !== "intro" && (
-        <Progress
-          value={total > 0 ? (count / total) * 100 : 0}
-          size="lg"
-          radius="xl"
-          mb="xs"
-          aria-label={t("quiz.progress", { count, total })}
-        />
-      )}
-      {phase !== "intro" && (
-        <Text size="sm" c="dimmed" mb="md">
-          {t("quiz.progress", { count, total })}
-        </Text>
+      {phase !== "intro" && !locked && training.data && (
+        <>
+          <Progress
+            value={total > 0 ? (count / total) * 100 : 0}
+            size="lg"
+            radius="xl"
+            mb="xs"
+            aria-label={t("quiz.progress", { count, total })}
+          />
+          <Text size="sm" c="dimmed" mb="md">
+            {t("quiz.progress", { count, total })}
+          </Text>
+        </>
       )}
       {body}
-      {popup && <FeedbackPopup src={popup.src} right={popup.right} />}
+      {popup && <FeedbackPopup src={popup.src} right={popup.right} focusTarget={focusTarget} />}
     </>
   );
+}
+
+/** One quiz per questionnaire: moving on to the next questionnaire starts its quiz afresh. */
+export default function QuizPage() {
+  const { questionnaireId } = useParams();
+  const practice = useSearchParams()[0].get("practice");
+  return <Quiz key={`${questionnaireId}:${practice}`} />;
 }

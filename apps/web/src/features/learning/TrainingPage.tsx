@@ -32,12 +32,13 @@ import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { eventWhen } from "../../components/UpcomingEvents";
 import { useMyEvents } from "../../queries/calendar";
+import { questionnaireLabel } from "./labels";
 import { PartnerCourses } from "./PartnerCourses";
 import { useTraining } from "./queries";
 
 function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questionnaire) => void }) {
   const { t } = useTranslation();
-  const label = /^\d+$/.test(q.name) ? t("questionnaires.name", { name: q.name }) : q.name;
+  const label = questionnaireLabel(t, q.name);
   const canOpen = !q.disabled && (!q.finished || q.editable);
   return (
     <Paper
