@@ -40,6 +40,9 @@ import {
   AuthoringQuestionnaire,
   AuthoringSaved,
   AuthoringTree,
+  QuestionBankImportBody,
+  QuestionBankImported,
+  QuestionBankPreview,
   QuestionnaireCreate,
   QuestionnairePatch,
   QuestionSaved,
@@ -400,6 +403,28 @@ const table = {
     errors: WRITES,
     tags: ["authoring"],
     description: "Adds a question at the end (the rules of valid content: 400 naming the rule broken).",
+  },
+  authoringBankPreview: {
+    method: "POST",
+    path: "/authoring/questionnaires/:id/import/preview",
+    params: IdParams,
+    body: QuestionBankImportBody,
+    response: QuestionBankPreview,
+    errors: [...WRITES, 413],
+    tags: ["authoring"],
+    description:
+      "Reads a Moodle XML or GIFT question bank and lists what would be imported into the questionnaire and what cannot be (unsupported question types named, questions breaking the rules of valid content). Writes nothing.",
+  },
+  authoringBankImport: {
+    method: "POST",
+    path: "/authoring/questionnaires/:id/import",
+    params: IdParams,
+    body: QuestionBankImportBody,
+    response: QuestionBankImported,
+    errors: [...WRITES, 413],
+    tags: ["authoring"],
+    description:
+      "Imports what the preview of the same file listed as importable, at the end of the questionnaire, in one transaction (all or nothing).",
   },
   authoringQuestionSave: {
     method: "PUT",

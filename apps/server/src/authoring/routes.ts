@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { route } from "../http/route";
+import { importBank, previewBankFor } from "./bank-import";
 import { storeQuestionMedia } from "./media";
 import {
   authoringTree,
@@ -44,6 +45,14 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
   );
   route(app, endpoints.authoringQuestionDelete, user, (request) =>
     deleteQuestion(clock(), actorOf(request), request.params.id),
+  );
+  // A question bank may be up to 5 MiB of text (JSON-escaped, somewhat more).
+  const bank = { onRequest: authenticate(), bodyLimit: 12 * 1024 * 1024 };
+  route(app, endpoints.authoringBankPreview, bank, (request) =>
+    previewBankFor(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringBankImport, bank, (request) =>
+    importBank(clock(), actorOf(request), request.params.id, request.body),
   );
   route(app, endpoints.authoringTopicCreate, user, (request) => saveTopic(db, actorOf(request), null, request.body));
   route(app, endpoints.authoringTopicSave, user, (request) =>

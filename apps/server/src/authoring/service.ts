@@ -3,12 +3,14 @@ import {
   type AuthoringQuestionInput,
   type AuthoringQuestionnaire,
   type AuthoringTree,
+  CONTENT_LIMITS,
   type ContentOrigin,
   ErrorCode,
   type QuestionnaireCreate,
   type QuestionnairePatch,
   type QuestionnaireStatus,
   type QuestionSaved,
+  questionProblems,
   type TopicWrite,
   type TrainingWrite,
 } from "@carecampus/contract";
@@ -383,16 +385,50 @@ export async function createQuestion(
   questionnaireId: number,
   body: AuthoringQuestionInput,
 ): Promise<QuestionSaved> {
-  const { result, questionnaire } = await write(clock, actor, questionnaireId, async (tx, q) => {
-    const [last] = await tx
-      .select({ position: max(questions.position), n: sql<number>`count(*)::int` })
-      .from(questions)
-      .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
-    if ((last?.n ?? 0) >= 50) throw new AppError(ErrorCode.conflict, "A questionnaire has at most 50 questions", 409);
+  const { result, questionnaire } = await write(clock, actor, questionnaireId, (tx, q) =>
+    appendQuestions(tx, q, [body], clock.now()),
+  );
+  return { questionnaire, question_id: result[0] ?? 0, versioned: false };
+}
+
+/** Several questions at the end of a questionnaire in one transaction (a question bank import). */
+export async function addQuestions(
+  clock: DbClock,
+  actor: Actor,
+  questionnaireId: number,
+  bodies: AuthoringQuestionInput[],
+): Promise<AuthoringQuestionnaire> {
+  const { questionnaire } = await write(clock, actor, questionnaireId, (tx, q) =>
+    appendQuestions(tx, q, bodies, clock.now()),
+  );
+  return questionnaire;
+}
+
+async function appendQuestions(
+  tx: Tx,
+  q: QuestionnaireRow,
+  bodies: AuthoringQuestionInput[],
+  now: Date,
+): Promise<number[]> {
+  const [last] = await tx
+    .select({ position: max(questions.position), n: sql<number>`count(*)::int` })
+    .from(questions)
+    .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
+  if ((last?.n ?? 0) + bodies.length > CONTENT_LIMITS.questionsMax) {
+    throw new AppError(ErrorCode.conflict, `A questionnaire has at most ${CONTENT_LIMITS.questionsMax} questions`, 409);
+  }
+  const ids: number[] = [];
+  let position = (last?.position ?? -1) + 1;
+  for (const body of bodies) {
+    // Rules checked here too: the importer's questions come from a file, not the request schema.
+    const broken = questionProblems(body)[0];
+    if (broken) throw new AppError(ErrorCode.validation, `${broken.code}: ${broken.message}`);
     const key = `@${crypto.randomBytes(6).toString("hex")}`;
-    return saveQuestion(tx, q.id, key, await questionValues(tx, q, body, (last?.position ?? -1) + 1), clock.now());
-  });
-  return { questionnaire, question_id: result.id, versioned: false };
+    const saved = await saveQuestion(tx, q.id, key, await questionValues(tx, q, body, position), now);
+    ids.push(saved.id);
+    position += 1;
+  }
+  return ids;
 }
 
 async function questionnaireOf(db: Db | Tx, questionId: number): Promise<{ questionnaireId: number; key: string }> {

@@ -194,3 +194,53 @@ export const AuthoringQuestionnaireParams = z.object({ id: Id }).strict();
 
 export const AuthoringSaved = z.object({ id: z.number().int() }).meta({ id: "AuthoringSaved" });
 export type AuthoringSaved = z.infer<typeof AuthoringSaved>;
+
+/* ---------- question banks of other LMSs (Moodle XML, GIFT) ---------- */
+
+export const QUESTION_BANK_MAX_CHARS = 5 * 1024 * 1024;
+
+export const QuestionBankImportBody = z
+  .object({
+    format: z.enum(["moodle-xml", "gift"]),
+    text: z.string().min(1).max(QUESTION_BANK_MAX_CHARS),
+  })
+  .strict()
+  .meta({ id: "QuestionBankImportBody" });
+export type QuestionBankImportBody = z.infer<typeof QuestionBankImportBody>;
+
+export const QuestionBankPreview = z
+  .object({
+    /** What will be imported, as it will be stored (explanation sanitised). */
+    questions: z.array(
+      z.object({
+        number: z.number().int(),
+        type: z.enum(QUESTION_TYPES),
+        text: z.string(),
+        answers: z.array(z.object({ text: z.string(), correct: z.boolean() })),
+        explanation: z.string(),
+        hint: z.string().nullable(),
+        /** The file had no explanation: one naming the right answers is written. */
+        explanation_generated: z.boolean(),
+      }),
+    ),
+    /** What cannot be imported, named with the reason (an unsupported question type, a rule broken …). */
+    skipped: z.array(
+      z.object({
+        number: z.number().int(),
+        name: z.string(),
+        source_type: z.string(),
+        /** A reason of the parser (unsupported-type, no-right-answer, …) or a rule of rules/content.ts. */
+        reason: z.string(),
+        detail: z.string().nullable(),
+      }),
+    ),
+    /** Things changed on the way (formatting removed, media not imported, …). */
+    notes: z.array(z.object({ code: z.string(), number: z.number().int().nullable(), detail: z.string().nullable() })),
+  })
+  .meta({ id: "QuestionBankPreview" });
+export type QuestionBankPreview = z.infer<typeof QuestionBankPreview>;
+
+export const QuestionBankImported = z
+  .object({ questionnaire: AuthoringQuestionnaire, imported: z.number().int() })
+  .meta({ id: "QuestionBankImported" });
+export type QuestionBankImported = z.infer<typeof QuestionBankImported>;
