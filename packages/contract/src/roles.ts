@@ -34,6 +34,8 @@ export const ROUTE_ROLES = {
   calendar: STAFF_ROLES,
   users: STAFF_ROLES,
   helpRequests: STAFF_ROLES,
+  /** Authoring (issue 16): administrators and Super-Admins write, supervisors read. */
+  authoring: STAFF_ROLES,
   help: null,
   wiki: null,
 } as const satisfies Record<string, readonly Role[] | null>;

@@ -10,6 +10,7 @@ import {
   IconUser,
   IconUserPlus,
   IconUsers,
+  IconWriting,
 } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -32,6 +33,7 @@ export function UserMenu() {
     { route: "users", to: "/users", label: t("nav.users"), icon: <IconUsers size={16} /> },
     { route: "calendar", to: "/calendar", label: t("nav.calendar"), icon: <IconCalendar size={16} /> },
     { route: "helpRequests", to: "/helprequests", label: t("nav.helpRequests"), icon: <IconLifebuoy size={16} /> },
+    { route: "authoring", to: "/authoring", label: t("nav.authoring"), icon: <IconWriting size={16} /> },
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (

@@ -4,36 +4,32 @@ import {
   Alert,
   Anchor,
   Badge,
-  Box,
   Button,
   Checkbox,
   Group,
-  Image,
   Modal,
   Paper,
   Progress,
-  Radio,
   Skeleton,
   Stack,
   Text,
   Title,
   Tooltip,
 } from "@mantine/core";
-import { IconCheck, IconHelpCircle, IconX } from "@tabler/icons-react";
+import { IconCheck, IconHelpCircle } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/client";
+import { authedHref, call, freshLink, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
-import { SafeHtml } from "../../components/SafeHtml";
+import { pickFeedback } from "../../components/quiz/feedback";
+import { ExplanationCard, FeedbackPopup, QuestionCard } from "../../components/quiz/QuizViews";
+import { useQuiz } from "../../components/quiz/useQuiz";
 import { invalidateLearning } from "../../queries/learning";
-import { pickFeedback } from "./feedback";
-import classes from "./learning.module.css";
 import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
-import { useQuiz } from "./useQuiz";
 
 /** Sends a help request after a confirmation; once one is open it says so instead (one per question). */
 function HelpButton({ questionId, asked }: { questionId: number; asked: boolean }) {
@@ -85,19 +81,6 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
   );
 }
 
-function FeedbackPopup({ src, right }: { src: string | undefined; right: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className={classes.popup} role="status" aria-live="assertive" data-testid="feedback-popup">
-      {src ? (
-        <img src={src} alt={right ? t("quiz.right") : t("quiz.wrong")} />
-      ) : (
-        <Title c="white">{right ? t("quiz.right") : t("quiz.wrong")}</Title>
-      )}
-    </div>
-  );
-}
-
 export default function QuizPage() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
@@ -130,11 +113,6 @@ export default function QuizPage() {
   const wantsQuestion = phase === "question" || phase === "sending" || phase === "feedback";
   const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice);
   const question = next.data?.question ?? null;
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (question) void quiz.send(question);
-  };
 
   const title = training.data ? training.data.training.name : "";
   const count = result?.count ?? next.data?.count ?? 0;
@@ -174,145 +152,27 @@ export default function QuizPage() {
       );
     } else {
       body = (
-        <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
-          <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
-            <Text size="sm" c="dimmed">
-              {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t("quiz.round", { round: question.round })}
-            </Text>
-          </Group>
-          <Title order={2} size="h3" mb="md" data-testid="question-text">
-            {question.text}
-          </Title>
-          {question.type === "single" ? (
-            <Radio.Group
-              value={selected[0] ? String(selected[0]) : null}
-              onChange={(v) => quiz.select([Number(v)])}
-              aria-label={question.text}
-            >
-              <Stack gap="sm">
-                {question.answers.map((a) => (
-                  <Radio.Card
-                    key={a.id}
-                    value={String(a.id)}
-                    className={classes.answer}
-                    data-checked={selected.includes(a.id) || undefined}
-                  >
-                    <Group wrap="nowrap" gap="sm">
-                      <Radio.Indicator />
-                      <Text>{a.text}</Text>
-                    </Group>
-                  </Radio.Card>
-                ))}
-              </Stack>
-            </Radio.Group>
-          ) : (
-            <Checkbox.Group
-              value={selected.map(String)}
-              onChange={(v) => quiz.select(v.map(Number))}
-              aria-label={question.text}
-            >
-              <Stack gap="sm">
-                {question.answers.map((a) => (
-                  <Checkbox.Card
-                    key={a.id}
-                    value={String(a.id)}
-                    className={classes.answer}
-                    data-checked={selected.includes(a.id) || undefined}
-                  >
-                    <Group wrap="nowrap" gap="sm">
-                      <Checkbox.Indicator />
-                      <Text>{a.text}</Text>
-                    </Group>
-                  </Checkbox.Card>
-                ))}
-              </Stack>
-            </Checkbox.Group>
-          )}
-          <Group justify="flex-end" mt="lg">
-            <Button type="submit" size="md" disabled={!quiz.canSend || !question} loading={phase === "sending"}>
-              {t("quiz.continue")}
-            </Button>
-          </Group>
-        </Paper>
+        <QuestionCard
+          question={question}
+          selected={selected}
+          onSelect={quiz.select}
+          onSubmit={() => void quiz.send(question)}
+          canSend={quiz.canSend}
+          sending={phase === "sending"}
+        />
       );
     }
   } else if (phase === "explanation" && result && asked) {
-    const right = new Set(result.answers_correct);
     body = (
-      <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
-        <Group justify="space-between" wrap="nowrap" mb="sm">
-          <Group gap="xs">
-            {result.is_correct ? (
-              <IconCheck color="var(--mantine-color-teal-6)" />
-            ) : (
-              <IconX color="var(--mantine-color-orange-6)" />
-            )}
-            <Title order={2} size="h3" c={result.is_correct ? "teal" : "orange"}>
-              {result.is_correct ? t("quiz.right") : t("quiz.wrong")}
-            </Title>
-          </Group>
-          <HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />
-        </Group>
-        <Text fw={600} mb="sm">
-          {asked.text}
-        </Text>
-        <Stack gap="xs" mb="md">
-          {asked.answers.map((a) => (
-            <Box
-              key={a.id}
-              className={classes.answer}
-              data-right={right.has(a.id) || undefined}
-              data-wrong={(!right.has(a.id) && selected.includes(a.id)) || undefined}
-            >
-              <Group gap="xs" wrap="nowrap">
-                {right.has(a.id) ? (
-                  <IconCheck size={18} color="var(--mantine-color-teal-7)" aria-label={t("quiz.rightAnswer")} />
-                ) : (
-                  <IconX size={18} opacity={0.4} />
-                )}
-                <Text>{a.text}</Text>
-              </Group>
-            </Box>
-          ))}
-        </Stack>
-        {result.media?.type === "image" && (
-          <Image
-            src={authedUrl(endpoints.staticImage, { params: { id: result.media.id } })}
-            maw={560}
-            radius="md"
-            mb="md"
-            alt=""
-          />
-        )}
-        {result.media?.type === "video" && (
-          // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
-          <video
-            src={authedUrl(endpoints.staticVideo, { params: { id: result.media.id } })}
-            controls
-            playsInline
-            preload="metadata"
-            style={{ maxWidth: "100%", borderRadius: 8 }}
-          />
-        )}
-        {result.hint && (
-          <Alert color="blue" variant="light" title={t("quiz.hint")} mb="md" mt="sm">
-            {result.hint}
-          </Alert>
-        )}
-        <Title order={3} size="h5" mb={4}>
-          {t("quiz.explanation")}
-        </Title>
-        <SafeHtml html={result.explanation} />
+      <ExplanationCard
+        asked={asked}
+        result={result}
+        selected={selected}
+        onGoOn={quiz.goOn}
+        action={<HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />}
+      >
         <OwnHelpNote help={result.help} />
-        <Group justify="flex-end" mt="lg">
-          <Button size="md" onClick={quiz.goOn} data-autofocus>
-            {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
-          </Button>
-        </Group>
-      </Paper>
+      </ExplanationCard>
     );
   } else if (phase === "result" && result?.finished) {
     const f = result.finished;
