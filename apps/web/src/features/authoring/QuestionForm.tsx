@@ -191,7 +191,10 @@ export function QuestionForm({
         <Textarea
           label={t("authoring.questionText")}
           value={d.text}
-          onChange={(e) => setD((x) => ({ ...x, text: e.currentTarget.value }))}
+          onChange={(e) => {
+            const text = e.currentTarget.value;
+            setD((x) => ({ ...x, text }));
+          }}
           autosize
           minRows={2}
           maxLength={CONTENT_LIMITS.questionText}
@@ -298,7 +301,10 @@ export function QuestionForm({
           label={t("quiz.hint")}
           value={d.hint}
           maxLength={CONTENT_LIMITS.hint}
-          onChange={(e) => setD((x) => ({ ...x, hint: e.currentTarget.value }))}
+          onChange={(e) => {
+            const hint = e.currentTarget.value;
+            setD((x) => ({ ...x, hint }));
+          }}
         />
         <Stack gap="xs">
           <Text fw={600} size="sm">
