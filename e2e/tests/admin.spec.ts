@@ -110,7 +110,11 @@ test("choosing Super-Admin in the user form replaces the facility's roles: never
   await openAs(page, "superchris", "/edituser");
   const chip = (name: string) => page.getByRole("checkbox", { name, exact: true });
   // A chip's input is hidden behind its label: the label takes the click.
-  const choose = (name: string) => page.locator("label").filter({ hasText: new RegExp(`^${name}$`) }).click();
+  const choose = (name: string) =>
+    page
+      .locator("label")
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .click();
   await expect(chip("Mitarbeiter/in")).toBeChecked();
   await choose("Super-Admin");
   await expect(chip("Super-Admin")).toBeChecked();

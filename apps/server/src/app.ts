@@ -11,6 +11,7 @@ import {
 } from "fastify-type-provider-zod";
 import { assignmentRoutes } from "./assignments/routes";
 import { authRoutes } from "./auth/routes";
+import { authoringRoutes } from "./authoring/routes";
 import { calendarRoutes } from "./calendar/routes";
 import { certificateRoutes } from "./certificates/routes";
 import { contentRoutes } from "./content/routes";
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(calendarRoutes);
       await api.register(wikiRoutes);
       await api.register(partnerCourseRoutes);
+      await api.register(authoringRoutes);
     },
     { prefix: "/api" },
   );

@@ -36,6 +36,8 @@ export const ROUTE_ROLES = {
   helpRequests: STAFF_ROLES,
   /** External courses of a partner: who did which (only with show-external-trainings). */
   partnerCourses: STAFF_ROLES,
+  /** Authoring (issue 16): administrators and Super-Admins write, supervisors read. */
+  authoring: STAFF_ROLES,
   help: null,
   wiki: null,
 } as const satisfies Record<string, readonly Role[] | null>;

@@ -76,6 +76,10 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["wiki.readFacility",         A, A,       A, A,       A, N,       A, N,       A, N],
   ["wiki.confirmations",        A, A,       A, A,       A, N,       A, N,       F, F],
   ["partnerCourses.read",       A, A,       A, A,       A, N,       A, N,       F, F],
+  ["authoring.read",            A, A,       A, A,       A, N,       A, N,       F, F],
+  ["authoring.editFacility",    A, A,       A, A,       A, N,       F, F,       F, F],
+  ["authoring.editCommon",      A, A,       A, A,       F, F,       F, F,       F, F],
+  ["authoring.upload",          A, A,       A, A,       A, A,       F, F,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */

@@ -68,6 +68,8 @@ const HELP_NOT_FOUND: Failure = { code: ErrorCode.helpRequestNotFound, message: 
 const FACILITY_NOT_FOUND: Failure = { code: ErrorCode.facilityNotFound, message: "Facility not found" };
 const NOT_WIKI_EDITOR: Failure = { code: ErrorCode.forbidden, message: "Your role may not edit wiki pages" };
 const WIKI_NOT_FOUND: Failure = { code: ErrorCode.notFound, message: "Wiki page not found" };
+const NOT_AUTHOR: Failure = { code: ErrorCode.forbidden, message: "Your role may not edit questionnaires" };
+const QUESTIONNAIRE_NOT_FOUND: Failure = { code: ErrorCode.questionnaireNotFound, message: "Questionnaire not found" };
 const NOT_PLANNER: Failure = { code: ErrorCode.forbidden, message: "The training calendar is for staff" };
 
 /**
@@ -281,6 +283,33 @@ export const POLICIES = {
     scope: true,
     notFound: USER_NOT_FOUND,
   },
+  /**
+   * Authoring (issue 16): staff see the questionnaires of their scope in the editor, supervisors
+   * read only; another facility's questionnaire does not exist (1006).
+   */
+  "authoring.read": {
+    roles: STAFF_ROLES,
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Authoring is for staff" },
+    scope: true,
+    notFound: QUESTIONNAIRE_NOT_FOUND,
+  },
+  /** A facility's own questionnaires (spec §6 'creates own questionnaires'): its administrators and Super-Admins. */
+  "authoring.editFacility": {
+    roles: ["administrator", "contentmanager"],
+    refused: "forbidden",
+    forbidden: NOT_AUTHOR,
+    scope: true,
+    notFound: QUESTIONNAIRE_NOT_FOUND,
+  },
+  /** Common content (topics, trainings, common and package questionnaires): Super-Admins. */
+  "authoring.editCommon": {
+    roles: ["contentmanager"],
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin edits common content" },
+  },
+  /** A question's image or video: whoever edits questionnaires at all, checked before the body is read. */
+  "authoring.upload": { roles: ["administrator", "contentmanager"], refused: "forbidden", forbidden: NOT_AUTHOR },
 } as const satisfies Record<string, Policy>;
 
 export type Action = keyof typeof POLICIES;
@@ -295,6 +324,16 @@ export function facilityScope(actor: Pick<Actor, "roles" | "facilityId">): "all"
 export function inFacilityScope(actor: Pick<Actor, "roles" | "facilityId">, facilityId: number | null): boolean {
   const scope = facilityScope(actor);
   return scope === "all" || (facilityId !== null && scope === facilityId);
+}
+
+/** May the actor change a questionnaire (authoring): a facility's own, or common content (facilityId null)? */
+export function mayEditQuestionnaire(
+  actor: Pick<Actor, "id" | "roles" | "facilityId">,
+  facilityId: number | null,
+): boolean {
+  return facilityId === null
+    ? decide(actor, "authoring.editCommon") === "allow"
+    : decide(actor, "authoring.editFacility", { facilityId }) === "allow";
 }
 
 /** Roles in `roles` the actor could not grant (spec §6). */

@@ -1,6 +1,15 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import {
+  COLOR_PATTERN,
+  CONTENT_LIMITS,
+  mediaTypeOfFile,
+  QUESTION_MEDIA_TYPES,
+  QUESTION_TYPES,
+  questionProblems,
+  WIKI_LINK_PATTERN,
+} from "@carecampus/contract";
 import { z } from "zod";
 import { loadWiki, type WikiPackageTopic, wikiLinkResolves } from "../wiki/package";
 import { loadTutorial, type TutorialPageFile } from "./tutorial";
@@ -15,7 +24,7 @@ const Version = z.union([z.string(), z.number()]).transform((v, ctx) => {
   }
   return s;
 });
-const Name = z.string().trim().min(1).max(200);
+const Name = z.string().trim().min(1).max(CONTENT_LIMITS.name);
 
 export const PackageFile = z.object({ version: Version, title: Name }).strict();
 
@@ -28,7 +37,7 @@ export const TopicsFile = z
             key: Key,
             name: Name,
             icon: Key,
-            color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb"),
+            color: z.string().regex(COLOR_PATTERN, "must be #rrggbb"),
           })
           .strict(),
       )
@@ -36,36 +45,34 @@ export const TopicsFile = z
   })
   .strict();
 
-const Answer = z.object({ text: z.string().trim().min(1).max(1000), correct: z.boolean().optional() }).strict();
+const L = CONTENT_LIMITS;
+const Answer = z.object({ text: z.string().trim().min(1).max(L.answerText), correct: z.boolean().optional() }).strict();
 
+/** The shape here; the rules of a valid question are the contract's (shared with the API and the editor). */
 const Question = z
   .object({
     key: Key,
-    type: z.enum(["single", "multiple"]),
-    text: z.string().trim().min(1).max(2000),
-    answers: z.array(Answer).min(2).max(6),
-    explanation: z.string().trim().min(1).max(10_000),
-    hint: z.string().trim().max(1000).optional(),
+    type: z.enum(QUESTION_TYPES),
+    text: z.string().trim().min(1).max(L.questionText),
+    answers: z.array(Answer),
+    explanation: z.string().trim().min(1).max(L.explanation),
+    hint: z.string().trim().max(L.hint).optional(),
     media: z
       .union([z.object({ image: z.string().min(1) }).strict(), z.object({ video: z.string().min(1) }).strict()])
       .optional(),
   })
   .strict()
   .superRefine((q, ctx) => {
-    const correct = q.answers.filter((a) => a.correct).length;
-    if (q.type === "single" && correct !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["answers"],
-        message: `a single-choice question needs exactly one correct answer (has ${correct})`,
-      });
-    }
-    if (q.type === "multiple" && correct < 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["answers"],
-        message: "a multiple-choice question needs at least one correct answer",
-      });
+    for (const p of questionProblems(q)) {
+      // The shape above reports these already, with zod's own words.
+      if (
+        ["type", "textRequired", "textTooLong", "explanationRequired", "explanationTooLong", "hintTooLong"].includes(
+          p.code,
+        )
+      )
+        continue;
+      if (p.code === "answerTextRequired" || p.code === "answerTextTooLong") continue;
+      ctx.addIssue({ code: "custom", path: p.path, message: p.message });
     }
   });
 
@@ -73,7 +80,7 @@ const Questionnaire = z
   .object({
     key: z.union([z.string(), z.number()]).transform(String).pipe(Key),
     name: z.union([z.string(), z.number()]).transform(String).pipe(Name),
-    questions: z.array(Question).min(1).max(50),
+    questions: z.array(Question).min(L.questionsMin).max(L.questionsMax),
   })
   .strict();
 
@@ -83,17 +90,12 @@ export const TrainingFile = z
     topic: Key,
     name: Name,
     icon: Key,
-    description: z.string().trim().max(1000).optional(),
-    validity_months: z.number().int().min(1).max(120).default(12),
-    points: z.number().int().min(0).max(1000).default(0),
+    description: z.string().trim().max(L.description).optional(),
+    validity_months: z.number().int().min(L.validityMonthsMin).max(L.validityMonthsMax).default(12),
+    points: z.number().int().min(0).max(L.pointsMax).default(0),
     passive: z.boolean().default(false),
-    wiki_link: z
-      .string()
-      .trim()
-      .max(300)
-      .regex(/^\/wiki(\/[^\s]*)?$/, "must be a path under /wiki")
-      .optional(),
-    questionnaires: z.array(Questionnaire).max(20).default([]),
+    wiki_link: z.string().trim().max(L.wikiLink).regex(WIKI_LINK_PATTERN, "must be a path under /wiki").optional(),
+    questionnaires: z.array(Questionnaire).max(L.questionnairesMax).default([]),
   })
   .strict()
   .superRefine((t, ctx) => {
@@ -137,15 +139,6 @@ export class ContentError extends Error {
     super(`The content package is invalid:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   }
 }
-
-const MIME: Record<string, { kind: "image" | "video"; mime: string; max: number }> = {
-  ".svg": { kind: "image", mime: "image/svg+xml", max: 2 * 1024 * 1024 },
-  ".png": { kind: "image", mime: "image/png", max: 5 * 1024 * 1024 },
-  ".jpg": { kind: "image", mime: "image/jpeg", max: 5 * 1024 * 1024 },
-  ".jpeg": { kind: "image", mime: "image/jpeg", max: 5 * 1024 * 1024 },
-  ".webp": { kind: "image", mime: "image/webp", max: 5 * 1024 * 1024 },
-  ".mp4": { kind: "video", mime: "video/mp4", max: 200 * 1024 * 1024 },
-};
 
 /** SVGs are served from our origin: anything that could run script is refused at import. */
 function unsafeSvg(text: string): string | undefined {
@@ -209,7 +202,10 @@ export function loadPackage(dir: string): ContentPackage {
   const mediaFiles = new Map<string, "image" | "video">();
   if (fs.existsSync(mediaDir)) {
     for (const f of fs.readdirSync(mediaDir).sort()) {
-      const type = MIME[path.extname(f).toLowerCase()];
+      const mime = mediaTypeOfFile(f);
+      const type = mime
+        ? { mime, kind: QUESTION_MEDIA_TYPES[mime].kind, max: QUESTION_MEDIA_TYPES[mime].maxBytes }
+        : undefined;
       if (!type) {
         problems.push(`media/${f}: unsupported file type (svg, png, jpg, webp, mp4)`);
         continue;

@@ -1,11 +1,12 @@
 import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
-import { answers, appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
+import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
 import { bumpContentGeneration } from "../learning/content-cache";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
+import { readQuestionnaireQuestions, saveQuestion } from "./versions";
 
 const VERSION_KEY = "content_version";
 
@@ -37,9 +38,23 @@ export interface ImportResult {
   /** Package pages of the wiki, and the revisions this import added to them. */
   wikiPages: number;
   wikiRevisions: number;
+  /** Answered questions whose meaning changed: written as new versions. */
+  newVersions: number;
 }
 
-const ANSWER_KEYS = "abcdefghijklmnopqrstuvwxyz";
+async function idByKey(tx: Tx, table: typeof topics | typeof trainings, key: string): Promise<number> {
+  const [row] = await tx.select({ id: table.id }).from(table).where(eq(table.key, key));
+  return row?.id ?? 0;
+}
+
+/*
+ * What an import never retires: package content that app content lives in. A package
+ * questionnaire (training, topic) gone from the package stays while questions (questionnaires,
+ * trainings) written in the app are live in it: an import never hides app content.
+ */
+const keepsNoAppQuestions = sql`not exists (select 1 from ${questions} q where q."questionnaire_id" = ${questionnaires.id} and q."origin" <> 'package' and not q."retired")`;
+const keepsLiveQuestionnaires = sql`not exists (select 1 from ${questionnaires} qn where qn."training_id" = ${trainings.id} and not qn."retired")`;
+const keepsLiveTrainings = sql`not exists (select 1 from ${trainings} t where t."topic_id" = ${topics.id} and not t."retired")`;
 
 /**
  * Imports a validated package in one transaction. Items are matched by key, so a newer
@@ -59,6 +74,7 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
       tutorialPages: pkg.tutorial.length,
       wikiPages: pkg.wiki.reduce((n, t) => n + t.pages.length, 0),
       wikiRevisions: 0,
+      newVersions: 0,
     };
     if (previous !== null) {
       const cmp = compareVersions(pkg.version, previous);
@@ -100,14 +116,14 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
         .onConflictDoUpdate({
           target: topics.key,
           set: { name: t.name, icon: t.icon, color: t.color, position, retired: false },
+          // A package topic edited in the app is app content since: the import leaves it.
+          setWhere: eq(topics.origin, "package"),
         })
         .returning({ id: topics.id });
-      topicIds.set(t.key, (row as { id: number }).id);
+      topicIds.set(t.key, row?.id ?? (await idByKey(tx, topics, t.key)));
     }
-    await tx
-      .update(topics)
-      .set({ retired: true })
-      .where(notInArray(topics.key, [...topicIds.keys()]));
+    // Retired only after the trainings (below): a topic that holds app content stays.
+    const topicKeys = [...topicIds.keys()];
 
     const trainingKeys: string[] = [];
     for (const t of pkg.trainings) {
@@ -126,9 +142,9 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
       const [row] = await tx
         .insert(trainings)
         .values({ key: t.key, ...values })
-        .onConflictDoUpdate({ target: trainings.key, set: values })
+        .onConflictDoUpdate({ target: trainings.key, set: values, setWhere: eq(trainings.origin, "package") })
         .returning({ id: trainings.id });
-      const trainingId = (row as { id: number }).id;
+      const trainingId = row?.id ?? (await idByKey(tx, trainings, t.key));
 
       const questionnaireIds: number[] = [];
       for (const [qPos, qn] of t.questionnaires.entries()) {
@@ -138,52 +154,62 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
           .onConflictDoUpdate({
             target: [questionnaires.trainingId, questionnaires.key],
             set: { name: qn.name, position: qPos, retired: false },
+            setWhere: eq(questionnaires.origin, "package"),
           })
           .returning({ id: questionnaires.id });
-        const questionnaireId = (qnRow as { id: number }).id;
+        const questionnaireId =
+          qnRow?.id ??
+          (
+            await tx
+              .select({ id: questionnaires.id })
+              .from(questionnaires)
+              .where(and(eq(questionnaires.trainingId, trainingId), eq(questionnaires.key, qn.key)))
+          )[0]?.id ??
+          0;
         questionnaireIds.push(questionnaireId);
 
         const questionIds: number[] = [];
+        const known = await readQuestionnaireQuestions(tx, questionnaireId);
         for (const [pos, q] of qn.questions.entries()) {
           counts.questions += 1;
-          const mediaKey = q.media ? ("image" in q.media ? `image:${q.media.image}` : `video:${q.media.video}`) : null;
-          const qValues = {
-            type: q.type,
-            text: q.text,
-            explanation: sanitizeExplanation(q.explanation),
-            hint: q.hint ?? null,
-            mediaId: mediaKey ? (mediaIds.get(mediaKey) ?? null) : null,
-            position: pos,
-            retired: false,
-          };
-          const [qRow] = await tx
-            .insert(questions)
-            .values({ questionnaireId, key: q.key, ...qValues })
-            .onConflictDoUpdate({ target: [questions.questionnaireId, questions.key], set: qValues })
-            .returning({ id: questions.id });
-          const questionId = (qRow as { id: number }).id;
-          questionIds.push(questionId);
-          const answerKeys: string[] = [];
-          for (const [aPos, a] of q.answers.entries()) {
-            const key = ANSWER_KEYS.charAt(aPos);
-            answerKeys.push(key);
-            const aValues = { text: a.text, correct: a.correct ?? false, position: aPos, retired: false };
-            await tx
-              .insert(answers)
-              .values({ questionId, key, ...aValues })
-              .onConflictDoUpdate({ target: [answers.questionId, answers.key], set: aValues });
+          const inApp = known.current.get(q.key);
+          if (inApp && inApp.origin !== "package") {
+            // Fixed in the app (a content manager's edit): app content since, left as it is.
+            questionIds.push(inApp.id);
+            continue;
           }
-          await tx
-            .update(answers)
-            .set({ retired: true })
-            .where(and(eq(answers.questionId, questionId), notInArray(answers.key, answerKeys)));
+          const mediaKey = q.media ? ("image" in q.media ? `image:${q.media.image}` : `video:${q.media.video}`) : null;
+          // Answers of a package question have no keys of their own: a change of their texts,
+          // flags or order to an answered question makes a new version (content/versions.ts).
+          const saved = await saveQuestion(
+            tx,
+            questionnaireId,
+            q.key,
+            {
+              type: q.type,
+              text: q.text,
+              explanation: sanitizeExplanation(q.explanation),
+              hint: q.hint ?? null,
+              mediaId: mediaKey ? (mediaIds.get(mediaKey) ?? null) : null,
+              position: pos,
+              origin: "package",
+              answers: q.answers.map((a) => ({ text: a.text, correct: a.correct ?? false })),
+            },
+            now,
+            known,
+          );
+          questionIds.push(saved.id);
+          if (saved.versioned) counts.newVersions += 1;
         }
+        // Gone from the package: retired. Questions written in the app stay (and superseded
+        // versions are retired already).
         await tx
           .update(questions)
           .set({ retired: true })
           .where(
             and(
               eq(questions.questionnaireId, questionnaireId),
+              eq(questions.origin, "package"),
               notInArray(questions.id, questionIds.length ? questionIds : [0]),
             ),
           );
@@ -194,11 +220,43 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
         .where(
           and(
             eq(questionnaires.trainingId, trainingId),
+            eq(questionnaires.origin, "package"),
             notInArray(questionnaires.id, questionnaireIds.length ? questionnaireIds : [0]),
+            keepsNoAppQuestions,
           ),
         );
     }
-    await tx.update(trainings).set({ retired: true }).where(notInArray(trainings.key, trainingKeys));
+    // Trainings gone from the package: their package questions and questionnaires retire, and
+    // the training with them unless app content keeps something of it live.
+    const gone = tx
+      .select({ id: trainings.id })
+      .from(trainings)
+      .where(and(eq(trainings.origin, "package"), notInArray(trainings.key, trainingKeys)));
+    await tx
+      .update(questions)
+      .set({ retired: true })
+      .where(
+        and(
+          eq(questions.origin, "package"),
+          inArray(
+            questions.questionnaireId,
+            tx.select({ id: questionnaires.id }).from(questionnaires).where(inArray(questionnaires.trainingId, gone)),
+          ),
+        ),
+      );
+    await tx
+      .update(questionnaires)
+      .set({ retired: true })
+      .where(and(eq(questionnaires.origin, "package"), inArray(questionnaires.trainingId, gone), keepsNoAppQuestions));
+    await tx
+      .update(trainings)
+      .set({ retired: true })
+      .where(and(eq(trainings.origin, "package"), notInArray(trainings.key, trainingKeys), keepsLiveQuestionnaires));
+
+    await tx
+      .update(topics)
+      .set({ retired: true })
+      .where(and(eq(topics.origin, "package"), notInArray(topics.key, topicKeys), keepsLiveTrainings));
 
     // The tutorial is package content only: a new version replaces it as a whole.
     await tx.delete(tutorialPages);

@@ -186,6 +186,8 @@ export const topics = pgTable("topics", {
   color: text("color").notNull(),
   position: integer("position").notNull(),
   retired: boolean("retired").notNull().default(false),
+  /** package | common (ContentOrigin): an import changes and retires only package content. */
+  origin: text("origin").notNull().default("package"),
 });
 
 export const trainings = pgTable(
@@ -204,6 +206,8 @@ export const trainings = pgTable(
     passive: boolean("passive").notNull().default(false),
     wikiLink: text("wiki_link"),
     retired: boolean("retired").notNull().default(false),
+    /** package | common (ContentOrigin). */
+    origin: text("origin").notNull().default("package"),
   },
   (t) => [index("trainings_topic_idx").on(t.topicId)],
 );
@@ -219,8 +223,18 @@ export const questionnaires = pgTable(
     name: text("name").notNull(),
     position: integer("position").notNull(),
     retired: boolean("retired").notNull().default(false),
+    /** package | common | facility (ContentOrigin). */
+    origin: text("origin").notNull().default("package"),
+    /** A facility's own questionnaire (origin facility): seen and counted only in that facility. */
+    facilityId: integer("facility_id").references(() => facilities.id),
+    /** draft (invisible to learners) or published. Package content is published. */
+    status: text("status").notNull().default("published"),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
   },
-  (t) => [unique("questionnaires_training_key_uq").on(t.trainingId, t.key)],
+  (t) => [
+    unique("questionnaires_training_key_uq").on(t.trainingId, t.key),
+    index("questionnaires_facility_idx").on(t.facilityId),
+  ],
 );
 
 export const questions = pgTable(
@@ -239,8 +253,20 @@ export const questions = pgTable(
     mediaId: integer("media_id").references(() => media.id),
     position: integer("position").notNull(),
     retired: boolean("retired").notNull().default(false),
+    /** package | common | facility (ContentOrigin). */
+    origin: text("origin").notNull().default("package"),
+    /**
+     * Versions of one question share questionnaire and key. Editing the text, type or answers
+     * of a question someone answered keeps the old row (with its answers, which past attempts
+     * name by id) as a superseded version and writes the next version (content/versions.ts).
+     */
+    version: integer("version").notNull().default(1),
+    supersededAt: timestamp("superseded_at", { withTimezone: true }),
   },
-  (t) => [unique("questions_questionnaire_key_uq").on(t.questionnaireId, t.key)],
+  (t) => [
+    unique("questions_questionnaire_key_version_uq").on(t.questionnaireId, t.key, t.version),
+    uniqueIndex("questions_current_uq").on(t.questionnaireId, t.key).where(sql`${t.supersededAt} is null`),
+  ],
 );
 
 export const answers = pgTable(

@@ -24,6 +24,14 @@ async function sendMedia(db: Db, request: FastifyRequest, reply: FastifyReply, m
   return reply.header("content-length", length).send(await readMedia(db, m.id, range.start, length));
 }
 
+/** A facility's own question image or video (authoring) exists only within that facility. */
+function inScope(request: FastifyRequest, found: MediaMeta): MediaMeta {
+  if (found.facilityId !== null && !inFacilityScope(actorOf(request), found.facilityId)) {
+    throw new AppError(ErrorCode.imageNotFound, "Image not found");
+  }
+  return found;
+}
+
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.deps.database;
   // <img> and <video> cannot send headers: these accept ?token= (decision 9).
@@ -35,7 +43,8 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: guard,
     },
-    async (request, reply) => sendMedia(db, request, reply, await findMedia(db, "image", { id: request.params.id })),
+    async (request, reply) =>
+      sendMedia(db, request, reply, inScope(request, await findMedia(db, "image", { id: request.params.id }))),
   );
 
   route(
@@ -44,7 +53,8 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: guard,
     },
-    async (request, reply) => sendMedia(db, request, reply, await findMedia(db, "video", { id: request.params.id })),
+    async (request, reply) =>
+      sendMedia(db, request, reply, inScope(request, await findMedia(db, "video", { id: request.params.id }))),
   );
 
   route(

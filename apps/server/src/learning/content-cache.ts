@@ -4,8 +4,9 @@ import { answers, appMeta, media, questionnaires, questions, topics } from "../d
 
 /*
  * The learning content (topics, questionnaires, questions, answers) changes only when content
- * is imported, yet the quiz read it again on every request. It is kept here per content
- * generation: a random value in app_meta that every import sets anew inside its transaction.
+ * is imported or written in the app (authoring), yet the quiz read it again on every request.
+ * It is kept here per content generation: a random value in app_meta that every import and
+ * every authoring write sets anew inside its transaction.
  * Each request reads that one value (one indexed row) instead of the content; a server whose
  * generation is not the database's loads the content again, so an import by another process
  * (the CLI, another server) is seen by the very next request, never later.
@@ -16,6 +17,8 @@ export const CONTENT_GENERATION = "content_generation";
 export interface CachedQuestion {
   id: number;
   questionnaireId: number;
+  /** Shared by the versions of one question (content/versions.ts). */
+  key: string;
   text: string;
   type: string;
   explanation: string;
@@ -30,10 +33,35 @@ export interface CachedQuestion {
 export interface ContentView {
   generation: string;
   topics: (typeof topics.$inferSelect)[];
-  questionnaires: { id: number; trainingId: number; key: string; name: string; position: number; total: number }[];
+  /**
+   * Live questionnaires, drafts too: facility questionnaires carry their facility, and a learner's
+   * snapshot keeps only the published ones of the learner's facility (progress.ts).
+   */
+  questionnaires: CachedQuestionnaire[];
+  /** Every question version, superseded and retired ones too (past attempts name them). */
   questions: Map<number, CachedQuestion>;
   /** Live question ids of a questionnaire in their order. */
   questionIds: Map<number, number[]>;
+  /** The live version of a question, by `${questionnaireId}:${key}`. */
+  liveByKey: Map<string, number>;
+}
+
+export interface CachedQuestionnaire {
+  id: number;
+  trainingId: number;
+  key: string;
+  name: string;
+  position: number;
+  total: number;
+  origin: string;
+  facilityId: number | null;
+  published: boolean;
+}
+
+/** The live version of the question an attempt (or a request) names, if the question is still live. */
+export function liveVersion(view: ContentView, questionId: number): number | undefined {
+  const q = view.questions.get(questionId);
+  return q ? view.liveByKey.get(`${q.questionnaireId}:${q.key}`) : undefined;
 }
 
 /** Views of the last few generations (tests open many databases in one process; each has its own). */
@@ -57,6 +85,9 @@ async function load(db: Db | Tx, generation: string): Promise<ContentView> {
       key: questionnaires.key,
       name: questionnaires.name,
       position: questionnaires.position,
+      origin: questionnaires.origin,
+      facilityId: questionnaires.facilityId,
+      published: sql<boolean>`${questionnaires.status} = 'published'`,
       total: sql<number>`(select count(*)::int from "questions" q where q."questionnaire_id" = "questionnaires"."id" and not q."retired")`,
     })
     .from(questionnaires)
@@ -65,6 +96,7 @@ async function load(db: Db | Tx, generation: string): Promise<ContentView> {
     .select({
       id: questions.id,
       questionnaireId: questions.questionnaireId,
+      key: questions.key,
       text: questions.text,
       type: questions.type,
       explanation: questions.explanation,
@@ -90,14 +122,23 @@ async function load(db: Db | Tx, generation: string): Promise<ContentView> {
   }
   const questionMap = new Map<number, CachedQuestion>();
   const questionIds = new Map<number, number[]>();
+  const liveByKey = new Map<string, number>();
   for (const { position: _position, ...q } of questionRows) {
     questionMap.set(q.id, { ...q, answers: byQuestion.get(q.id) ?? [] });
     if (q.retired) continue;
+    liveByKey.set(`${q.questionnaireId}:${q.key}`, q.id);
     const list = questionIds.get(q.questionnaireId) ?? [];
     list.push(q.id);
     questionIds.set(q.questionnaireId, list);
   }
-  return { generation, topics: topicRows, questionnaires: questionnaireRows, questions: questionMap, questionIds };
+  return {
+    generation,
+    topics: topicRows,
+    questionnaires: questionnaireRows,
+    questions: questionMap,
+    questionIds,
+    liveByKey,
+  };
 }
 
 /**

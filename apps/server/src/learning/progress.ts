@@ -9,8 +9,8 @@ import {
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isAssigned } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
-import { certificates, questions, quizAttempts, topics, trainings } from "../db/schema";
-import { type ContentView, contentView } from "./content-cache";
+import { certificates, questions, quizAttempts, topics, trainings, users } from "../db/schema";
+import { type CachedQuestionnaire, type ContentView, contentView } from "./content-cache";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
 export const RENEWAL_WINDOW_DAYS = 30;
@@ -26,6 +26,8 @@ interface CertRow {
 export interface QuestionnaireState {
   id: number;
   key: string;
+  origin: string;
+  facilityId: number | null;
   name: string;
   position: number;
   total: number;
@@ -69,7 +71,8 @@ interface SnapshotContent {
   view: ContentView;
   topicRows: ContentView["topics"];
   trainingRows: Awaited<ReturnType<typeof assignedTrainingRows>>;
-  questionnaireRows: { id: number; trainingId: number; key: string; name: string; position: number; total: number }[];
+  /** The questionnaires this user learns: published, common or of the user's facility. */
+  questionnaireRows: CachedQuestionnaire[];
 }
 
 export interface Snapshot {
@@ -101,6 +104,14 @@ async function assignedTrainingRows(db: Db | Tx, userId: number) {
     .where(and(eq(trainings.retired, false), eq(topics.retired, false), isAssigned(userId, sql`"trainings"."id"`)));
 }
 
+/**
+ * A learner sees the published questionnaires that are common content or their facility's
+ * own; a draft, or another facility's questionnaire, is not theirs (404 on its path).
+ */
+export function learnsQuestionnaire(q: CachedQuestionnaire, facilityId: number | null): boolean {
+  return q.published && (q.facilityId === null || q.facilityId === facilityId);
+}
+
 const collator = new Intl.Collator("de", { numeric: true, sensitivity: "base" });
 
 /** Questionnaires sort numerically when their names are numbers (spec §9), else by position. */
@@ -117,11 +128,19 @@ function progressQueries(db: Db | Tx, userId: number) {
         .select({
           questionnaireId: quizAttempts.questionnaireId,
           cycle: quizAttempts.cycle,
-          count: sql<number>`count(distinct ${quizAttempts.questionId})::int`,
+          // By question, not version: a right answer to an earlier version still counts, as long
+          // as the question is live (content/versions.ts).
+          count: sql<number>`count(distinct ${questions.key})::int`,
         })
         .from(quizAttempts)
         .innerJoin(questions, eq(questions.id, quizAttempts.questionId))
-        .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.correct, true), eq(questions.retired, false)))
+        .where(
+          and(
+            eq(quizAttempts.userId, userId),
+            eq(quizAttempts.correct, true),
+            sql`exists (select 1 from ${questions} live where live."questionnaire_id" = ${questions.questionnaireId} and live."key" = ${questions.key} and not live."retired")`,
+          ),
+        )
         .groupBy(quizAttempts.questionnaireId, quizAttempts.cycle),
     () =>
       db
@@ -156,13 +175,21 @@ export async function loadSnapshot(
   /** The content this request read already (one generation per request). */
   view?: ContentView,
 ): Promise<Snapshot> {
-  const [content, trainingRows, correctRows, certRows] = await runAll(db, [
+  const [content, trainingRows, userRows, correctRows, certRows] = await runAll(db, [
     () => (view ? Promise.resolve(view) : contentView(db)),
     () => assignedTrainingRows(db, userId),
+    () => db.select({ facilityId: users.facilityId }).from(users).where(eq(users.id, userId)),
     ...progressQueries(db, userId),
   ] as const);
+  const facilityId = userRows[0]?.facilityId ?? null;
   return buildSnapshot(
-    { userId, view: content, topicRows: content.topics, trainingRows, questionnaireRows: content.questionnaires },
+    {
+      userId,
+      view: content,
+      topicRows: content.topics,
+      trainingRows,
+      questionnaireRows: content.questionnaires.filter((q) => learnsQuestionnaire(q, facilityId)),
+    },
     [correctRows, certRows],
     now,
     zone,
@@ -209,6 +236,8 @@ function buildSnapshot(
     const qns = (qnByTraining.get(t.id) ?? []).map((q) => ({
       id: q.id,
       key: q.key,
+      origin: q.origin,
+      facilityId: q.facilityId,
       name: q.name,
       position: q.position,
       total: q.total,
@@ -299,7 +328,13 @@ export function toTopic(tp: TopicState, now: Date, zone: string): Topic {
  * A questionnaire is finished when count = total and it is not disabled (spec §4). The next
  * one opens when the one before it is finished, so a training is learnt in order.
  */
-export function toQuestionnaires(t: TrainingState, allowAgain: boolean, topicId: number): Questionnaire[] {
+export function toQuestionnaires(
+  t: TrainingState,
+  allowAgain: boolean,
+  topicId: number,
+  /** Who may change a questionnaire in authoring (the edit button); none by default. */
+  mayEdit: (facilityId: number | null) => boolean = () => false,
+): Questionnaire[] {
   let previousFinished = true;
   return t.questionnaires.map((q) => {
     const disabled = !previousFinished;
@@ -313,6 +348,8 @@ export function toQuestionnaires(t: TrainingState, allowAgain: boolean, topicId:
       disabled,
       editable: finished && allowAgain,
       finished,
+      origin: q.origin === "facility" ? "facility" : q.origin === "common" ? "common" : "package",
+      can_edit: mayEdit(q.facilityId),
       link: disabled ? null : `/topic/${topicId}/training/${t.id}/questionnaire/${q.id}`,
     };
   });

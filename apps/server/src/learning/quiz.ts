@@ -15,7 +15,7 @@ import type { Db, Tx } from "../db/client";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { ownHelp } from "../help/service";
-import { type ContentView, contentView } from "./content-cache";
+import { type ContentView, contentView, liveVersion } from "./content-cache";
 import {
   loadSnapshot,
   type QuestionnaireState,
@@ -95,10 +95,16 @@ async function roundState(
       ),
     );
   const all = view.questionIds.get(questionnaireId) ?? [];
+  // An attempt at an earlier version of a question stands for the question's live version
+  // (content/versions.ts); attempts at questions no longer live drop out.
+  const live = attempts.flatMap((a) => {
+    const id = liveVersion(view, a.questionId);
+    return id === undefined ? [] : [{ ...a, questionId: id }];
+  });
   const round = attempts.reduce((m, a) => Math.max(m, a.round), 1);
-  const correctBefore = new Set(attempts.filter((a) => a.correct && a.round < round).map((a) => a.questionId));
-  const askedNow = new Set(attempts.filter((a) => a.round === round).map((a) => a.questionId));
-  const correct = new Set(attempts.filter((a) => a.correct).map((a) => a.questionId));
+  const correctBefore = new Set(live.filter((a) => a.correct && a.round < round).map((a) => a.questionId));
+  const askedNow = new Set(live.filter((a) => a.round === round).map((a) => a.questionId));
+  const correct = new Set(live.filter((a) => a.correct).map((a) => a.questionId));
   const roundQuestions = all.filter((id) => !correctBefore.has(id));
   let pending = roundQuestions.filter((id) => !askedNow.has(id));
   let current = round;

@@ -1,5 +1,6 @@
 import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
+import { mayEditQuestionnaire } from "../access/policy";
 import { actorOf, authenticate } from "../auth/guards";
 import { AppError } from "../errors";
 import { route } from "../http/route";
@@ -50,12 +51,15 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
+      const actor = actorOf(request);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone);
       const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
       return {
         topic: toTopic(topic, now, zone),
         training: toTraining(training, now, zone),
-        questionnaires: toQuestionnaires(training, allowAgain(), topic.id),
+        questionnaires: toQuestionnaires(training, allowAgain(), topic.id, (facilityId) =>
+          mayEditQuestionnaire(actor, facilityId),
+        ),
       };
     },
   );

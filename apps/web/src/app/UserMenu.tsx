@@ -11,6 +11,7 @@ import {
   IconUser,
   IconUserPlus,
   IconUsers,
+  IconWriting,
 } from "@tabler/icons-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -44,6 +45,7 @@ export function UserMenu() {
           },
         ]
       : []),
+    { route: "authoring", to: "/authoring", label: t("nav.authoring"), icon: <IconWriting size={16} /> },
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (

@@ -25,6 +25,8 @@ const CalendarPage = lazy(() => import("../features/calendar/CalendarPage"));
 const PartnerCoursesPage = lazy(() => import("../features/partner-courses/PartnerCoursesPage"));
 const WikiHomePage = lazy(() => import("../features/wiki/WikiHomePage"));
 const WikiTopicPage = lazy(() => import("../features/wiki/WikiTopicPage"));
+const AuthoringPage = lazy(() => import("../features/authoring/AuthoringPage"));
+const QuestionnaireEditorPage = lazy(() => import("../features/authoring/QuestionnaireEditorPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
 
 const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
@@ -73,6 +75,8 @@ export const router = createBrowserRouter([
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
           { path: "partner-courses", element: role("partnerCourses", <PartnerCoursesPage />) },
           { path: "help", element: role("help", <TutorialPage />) },
+          { path: "authoring", element: role("authoring", <AuthoringPage />) },
+          { path: "authoring/questionnaire/:id", element: role("authoring", <QuestionnaireEditorPage key="editor" />) },
           { path: "wiki", element: role("wiki", <WikiHomePage />) },
           { path: "wiki/:topic", element: role("wiki", <WikiTopicPage />) },
           { path: "wiki/:topic/:subtopic", element: role("wiki", <WikiPageScreen />) },

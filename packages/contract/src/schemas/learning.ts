@@ -62,9 +62,14 @@ export const Questionnaire = z
     count: z.number().int(),
     total: z.number().int(),
     disabled: z.boolean(),
+    /** Finished and may be repeated for practice (allow-make-questionnaires-again). */
     editable: z.boolean(),
     finished: z.boolean(),
     link: z.string().nullable(),
+    /** package, common (written in the app) or facility (this facility's own, issue 16): the list marks the facility's own. */
+    origin: z.enum(["package", "common", "facility"]),
+    /** The caller may change it in authoring: the list shows an edit button. */
+    can_edit: z.boolean(),
   })
   .meta({ id: "Questionnaire" });
 export type Questionnaire = z.infer<typeof Questionnaire>;

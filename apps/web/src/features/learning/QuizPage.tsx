@@ -26,16 +26,16 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
+import { pickFeedback } from "../../components/quiz/feedback";
+import classes from "../../components/quiz/quiz.module.css";
+import { useQuiz } from "../../components/quiz/useQuiz";
 import { SafeHtml } from "../../components/SafeHtml";
 import { invalidateLearning } from "../../queries/learning";
 import { ExplanationImage } from "./ExplanationImage";
-import { pickFeedback } from "./feedback";
 import { questionnaireLabel } from "./labels";
-import classes from "./learning.module.css";
 import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
 import { canReadAloud, htmlText, ReadAloud } from "./ReadAloud";
-import { useQuiz } from "./useQuiz";
 
 /** Sends a help request after a confirmation; once one is open it says so instead (one per question). */
 function HelpButton({ questionId, asked }: { questionId: number; asked: boolean }) {

@@ -23,7 +23,7 @@ import {
 } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams } from "react-router";
 import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
@@ -81,7 +81,23 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
             </Text>
           </div>
         </Group>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="wrap" justify="flex-end">
+          {q.origin === "facility" && (
+            <Badge variant="default" data-testid="own-questionnaire" style={{ textTransform: "none" }}>
+              {t("questionnaires.own")}
+            </Badge>
+          )}
+          {q.can_edit && (
+            <Button
+              component={Link}
+              to={`/authoring/questionnaire/${q.id}`}
+              variant="subtle"
+              leftSection={<IconPencil size={16} />}
+              aria-label={`${t("questionnaires.edit")}: ${label}`}
+            >
+              {t("questionnaires.edit")}
+            </Button>
+          )}
           {q.editable && (
             <Tooltip label={t("questionnaires.editable")}>
               <Badge variant="light" leftSection={<IconPencil size={12} />} aria-label={t("questionnaires.editable")}>

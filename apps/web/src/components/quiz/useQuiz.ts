@@ -7,29 +7,32 @@ import { useCallback, useEffect, useReducer, useRef } from "react";
  */
 export type QuizPhase = "intro" | "question" | "sending" | "feedback" | "explanation" | "result";
 
-export interface QuizState {
+/** What the quiz needs of an answer's result (the learner's AnswerResult, or the editor preview's own). */
+export type QuizResult = Pick<AnswerResult, "is_correct" | "finished">;
+
+export interface QuizState<R extends QuizResult = AnswerResult> {
   phase: QuizPhase;
   confirmed: boolean;
   selected: number[];
   /** The question that was answered, shown again with its explanation. */
   asked: Question | null;
-  result: AnswerResult | null;
+  result: R | null;
   /** The pop-up of the answer just given (image and duration). */
   popup: { src: string | undefined; right: boolean } | null;
 }
 
-export type QuizAction =
+export type QuizAction<R extends QuizResult = AnswerResult> =
   | { type: "confirm"; confirmed: boolean }
   | { type: "start" }
   | { type: "select"; ids: number[] }
   | { type: "send" }
   | { type: "sendFailed" }
-  | { type: "answered"; question: Question; result: AnswerResult; popup: QuizState["popup"] }
+  | { type: "answered"; question: Question; result: R; popup: QuizState["popup"] }
   | { type: "popupDone" }
   | { type: "goOn" }
   | { type: "nextRound" };
 
-export const initialQuizState: QuizState = {
+export const initialQuizState: QuizState<never> = {
   phase: "intro",
   confirmed: false,
   selected: [],
@@ -39,7 +42,10 @@ export const initialQuizState: QuizState = {
 };
 
 /** Pure transitions: every action that does not fit the current phase leaves the state as it is. */
-export function quizReducer(state: QuizState, action: QuizAction): QuizState {
+export function quizReducer<R extends QuizResult = AnswerResult>(
+  state: QuizState<R>,
+  action: QuizAction<R>,
+): QuizState<R> {
   switch (action.type) {
     case "confirm":
       return state.phase === "intro" ? { ...state, confirmed: action.confirmed } : state;
@@ -72,18 +78,18 @@ export interface QuizFeedback {
   ms: number;
 }
 
-export interface UseQuizOptions {
+export interface UseQuizOptions<R extends QuizResult = AnswerResult> {
   /** Sends the chosen answers; rejects on failure (the client has shown the error). */
-  sendAnswer: (question: Question, answers: number[]) => Promise<AnswerResult>;
+  sendAnswer: (question: Question, answers: number[]) => Promise<R>;
   /** The pop-up for a right or wrong answer. */
   feedback: (right: boolean) => QuizFeedback;
   /** After every answer: counts elsewhere changed (and fireworks on a right one). */
-  onAnswered?: (result: AnswerResult) => void;
+  onAnswered?: (result: R) => void;
   /** A new question is wanted (after 'next question' or a new round). */
   loadNext: () => void;
 }
 
-export interface Quiz extends QuizState {
+export interface Quiz<R extends QuizResult = AnswerResult> extends QuizState<R> {
   /** The continue button is disabled until an answer is chosen, and while an answer is sent or shown. */
   canSend: boolean;
   confirm(confirmed: boolean): void;
@@ -96,8 +102,8 @@ export interface Quiz extends QuizState {
 }
 
 /** The quiz's state and its transitions, apart from how they look. */
-export function useQuiz(options: UseQuizOptions): Quiz {
-  const [state, dispatch] = useReducer(quizReducer, initialQuizState);
+export function useQuiz<R extends QuizResult = AnswerResult>(options: UseQuizOptions<R>): Quiz<R> {
+  const [state, dispatch] = useReducer(quizReducer<R>, initialQuizState);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useRef(options);
   latest.current = options;
@@ -112,7 +118,7 @@ export function useQuiz(options: UseQuizOptions): Quiz {
     dispatch({ type: "send" });
     // The phase changes with the next render; a second press before it must not send twice.
     stateRef.current = { ...current, phase: "sending" };
-    let result: AnswerResult;
+    let result: R;
     try {
       result = await sendAnswer(question, current.selected);
     } catch {

@@ -1,0 +1,86 @@
+import { endpoints, UPLOAD_MAX_BYTES } from "@carecampus/contract";
+import type { FastifyInstance } from "fastify";
+import { actorOf, authenticate } from "../auth/guards";
+import { dbClock } from "../deps";
+import { route } from "../http/route";
+import { importBank, previewBankFor } from "./bank-import";
+import { storeQuestionMedia } from "./media";
+import {
+  authoringTree,
+  createQuestion,
+  createQuestionnaire,
+  deleteQuestion,
+  getQuestionnaire,
+  patchQuestionnaire,
+  publishQuestionnaire,
+  saveExistingQuestion,
+  saveTopic,
+  saveTraining,
+} from "./service";
+
+/** Authoring (issue 16): questionnaires, questions, topics and trainings written in the app. */
+export async function authoringRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.deps.database;
+  const clock = () => dbClock(app.deps);
+  const user = { onRequest: authenticate() };
+
+  route(app, endpoints.authoringTree, user, (request) => authoringTree(db, actorOf(request)));
+  route(app, endpoints.authoringQuestionnaireCreate, user, (request) =>
+    createQuestionnaire(clock(), actorOf(request), request.body),
+  );
+  route(app, endpoints.authoringQuestionnaireGet, user, (request) =>
+    getQuestionnaire(clock(), actorOf(request), request.params.id),
+  );
+  route(app, endpoints.authoringQuestionnairePatch, user, (request) =>
+    patchQuestionnaire(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringQuestionnairePublish, user, (request) =>
+    publishQuestionnaire(clock(), actorOf(request), request.params.id),
+  );
+  route(app, endpoints.authoringQuestionCreate, user, (request) =>
+    createQuestion(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringQuestionSave, user, (request) =>
+    saveExistingQuestion(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringQuestionDelete, user, (request) =>
+    deleteQuestion(clock(), actorOf(request), request.params.id),
+  );
+  // A question bank may be up to 5 MiB of text (JSON-escaped, somewhat more).
+  const bank = { onRequest: authenticate(), bodyLimit: 12 * 1024 * 1024 };
+  route(app, endpoints.authoringBankPreview, bank, (request) =>
+    previewBankFor(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringBankImport, bank, (request) =>
+    importBank(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringTopicCreate, user, (request) => saveTopic(db, actorOf(request), null, request.body));
+  route(app, endpoints.authoringTopicSave, user, (request) =>
+    saveTopic(db, actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringTrainingCreate, user, (request) =>
+    saveTraining(db, actorOf(request), null, request.body),
+  );
+  route(app, endpoints.authoringTrainingSave, user, (request) =>
+    saveTraining(db, actorOf(request), request.params.id, request.body),
+  );
+
+  // Images and videos come as the raw body with their type; the role is checked before a byte is read.
+  app.addContentTypeParser(
+    ["image/png", "image/jpeg", "image/webp", "video/mp4", "application/octet-stream"],
+    { parseAs: "buffer", bodyLimit: UPLOAD_MAX_BYTES.video },
+    (_request, body, done) => done(null, body),
+  );
+  route(
+    app,
+    endpoints.authoringMediaUpload,
+    { onRequest: authenticate({ admit: "authoring.upload" }), bodyLimit: UPLOAD_MAX_BYTES.video },
+    async (request) => {
+      const declared = String(request.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim()
+        .toLowerCase();
+      return storeQuestionMedia(db, actorOf(request), declared ?? "", request.body);
+    },
+  );
+}

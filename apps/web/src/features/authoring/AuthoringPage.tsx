@@ -1,0 +1,357 @@
+import { type AuthoringTree, CONTENT_LIMITS, endpoints, type TrainingWrite } from "@carecampus/contract";
+import {
+  Badge,
+  Button,
+  ColorInput,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { IconPencil, IconPlus } from "@tabler/icons-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { call, showSuccess } from "../../api/client";
+import { ContentIcon } from "../../components/ContentIcon";
+import { PageHeader } from "../../components/PageHeader";
+import { invalidateLearning } from "../../queries/learning";
+import { authoringKeys, useAuthoringTree } from "./queries";
+
+type Topic = AuthoringTree["topics"][number];
+type Training = Topic["trainings"][number];
+
+function NewQuestionnaire({ training, onClose }: { training: Training; onClose: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim() === "") return;
+    setBusy(true);
+    try {
+      const qn = await call(endpoints.authoringQuestionnaireCreate, { body: { training_id: training.id, name } });
+      void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
+      navigate(`/authoring/questionnaire/${qn.id}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      title={t("authoring.newQuestionnaireIn", { training: training.name })}
+    >
+      <form onSubmit={(e) => void submit(e)}>
+        <TextInput
+          label={t("authoring.name")}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={CONTENT_LIMITS.name}
+          required
+          data-autofocus
+        />
+        <Text size="sm" c="dimmed" mt="xs">
+          {t("authoring.draftNote")}
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            {t("common.cancel")}
+          </Button>
+          <Button type="submit" loading={busy} disabled={name.trim() === ""}>
+            {t("authoring.create")}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}
+
+function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [v, setV] = useState({ name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (topic) await call(endpoints.authoringTopicSave, { params: { id: topic.id }, body: v });
+    else await call(endpoints.authoringTopicCreate, { body: v });
+    void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
+    void invalidateLearning(queryClient);
+    showSuccess(t("authoring.saved"));
+    onClose();
+  };
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      title={topic ? t("authoring.editTopic") : t("authoring.newTopic")}
+    >
+      <form onSubmit={(e) => void submit(e)}>
+        <Stack>
+          <TextInput
+            label={t("authoring.name")}
+            value={v.name}
+            required
+            maxLength={CONTENT_LIMITS.name}
+            onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
+          />
+          <TextInput
+            label={t("authoring.icon")}
+            description={t("authoring.iconHelp")}
+            value={v.icon}
+            required
+            onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
+          />
+          <ColorInput
+            label={t("authoring.color")}
+            value={v.color}
+            format="hex"
+            onChange={(color) => setV({ ...v, color })}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit">{t("common.save")}</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function TrainingModal({
+  topicId,
+  training,
+  onClose,
+}: {
+  topicId: number;
+  training: Training | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [v, setV] = useState<TrainingWrite>({
+    topic_id: topicId,
+    name: training?.name ?? "",
+    icon: training?.icon ?? "",
+    validity_months: training?.validity_months ?? 12,
+    passive: training?.passive ?? false,
+    points: training?.points ?? 0,
+    wiki_link: training?.wiki_link ?? null,
+  });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (training) await call(endpoints.authoringTrainingSave, { params: { id: training.id }, body: v });
+    else await call(endpoints.authoringTrainingCreate, { body: v });
+    void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
+    void invalidateLearning(queryClient);
+    showSuccess(t("authoring.saved"));
+    onClose();
+  };
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      title={training ? t("authoring.editTraining") : t("authoring.newTraining")}
+    >
+      <form onSubmit={(e) => void submit(e)}>
+        <Stack>
+          <TextInput
+            label={t("authoring.name")}
+            value={v.name}
+            required
+            maxLength={CONTENT_LIMITS.name}
+            onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
+          />
+          <TextInput
+            label={t("authoring.icon")}
+            description={t("authoring.iconHelp")}
+            value={v.icon}
+            required
+            onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
+          />
+          <NumberInput
+            label={t("authoring.validity")}
+            min={CONTENT_LIMITS.validityMonthsMin}
+            max={CONTENT_LIMITS.validityMonthsMax}
+            value={v.validity_months}
+            onChange={(n) => setV({ ...v, validity_months: Number(n) || 1 })}
+          />
+          <NumberInput
+            label={t("authoring.points")}
+            min={0}
+            max={CONTENT_LIMITS.pointsMax}
+            value={v.points}
+            onChange={(n) => setV({ ...v, points: Number(n) || 0 })}
+          />
+          <Switch
+            label={t("authoring.passive")}
+            checked={v.passive}
+            onChange={(e) => setV({ ...v, passive: e.currentTarget.checked })}
+          />
+          <TextInput
+            label={t("authoring.wikiLink")}
+            placeholder="/wiki/…"
+            value={v.wiki_link ?? ""}
+            onChange={(e) => setV({ ...v, wiki_link: e.currentTarget.value === "" ? null : e.currentTarget.value })}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t("common.cancel")}
+            </Button>
+            <Button type="submit">{t("common.save")}</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** Authoring: every training with its questionnaires; a new questionnaire where the caller may write one. */
+export default function AuthoringPage() {
+  const { t } = useTranslation();
+  const { data, isPending } = useAuthoringTree();
+  const [newIn, setNewIn] = useState<Training | null>(null);
+  const [topicEdit, setTopicEdit] = useState<Topic | "new" | null>(null);
+  const [trainingEdit, setTrainingEdit] = useState<{ topicId: number; training: Training | null } | null>(null);
+  if (isPending || !data) return <Skeleton h={320} />;
+  const mayAdd = data.edits_common || data.facility_id !== null;
+  return (
+    <>
+      <PageHeader title={t("authoring.title")} />
+      <Text mb="md">
+        {data.edits_common
+          ? t("authoring.introCommon")
+          : mayAdd
+            ? t("authoring.introFacility")
+            : t("authoring.introRead")}
+      </Text>
+      {data.edits_common && (
+        <Group mb="md">
+          <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setTopicEdit("new")}>
+            {t("authoring.newTopic")}
+          </Button>
+        </Group>
+      )}
+      <Stack gap="lg">
+        {data.topics.map((topic) => (
+          <section key={topic.id} aria-labelledby={`topic-${topic.id}`}>
+            <Group gap="sm" mb="xs">
+              <ContentIcon name={topic.icon} size={32} />
+              <Title order={2} size="h4" id={`topic-${topic.id}`}>
+                {topic.name}
+              </Title>
+              {data.edits_common && (
+                <>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    leftSection={<IconPencil size={14} />}
+                    onClick={() => setTopicEdit(topic)}
+                  >
+                    {t("authoring.editTopic")}
+                  </Button>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    leftSection={<IconPlus size={14} />}
+                    onClick={() => setTrainingEdit({ topicId: topic.id, training: null })}
+                  >
+                    {t("authoring.newTraining")}
+                  </Button>
+                </>
+              )}
+            </Group>
+            <Stack gap="xs">
+              {topic.trainings.map((training) => (
+                <Paper key={training.id} withBorder p="sm" data-testid="authoring-training">
+                  <Group justify="space-between" wrap="wrap" gap="xs">
+                    <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                      <ContentIcon name={training.icon} size={28} />
+                      <Text fw={600}>{training.name}</Text>
+                    </Group>
+                    <Group gap="xs">
+                      {data.edits_common && (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          onClick={() => setTrainingEdit({ topicId: topic.id, training })}
+                        >
+                          {t("authoring.editTraining")}
+                        </Button>
+                      )}
+                      {mayAdd && !training.passive && (
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          leftSection={<IconPlus size={14} />}
+                          onClick={() => setNewIn(training)}
+                        >
+                          {t("authoring.newQuestionnaire")}
+                        </Button>
+                      )}
+                    </Group>
+                  </Group>
+                  {training.questionnaires.length > 0 && (
+                    <Stack gap={4} mt="xs" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+                      {training.questionnaires.map((q) => (
+                        <Group component="li" key={q.id} gap="xs" wrap="wrap">
+                          <Link to={`/authoring/questionnaire/${q.id}`}>
+                            {/^\d+$/.test(q.name) ? t("questionnaires.name", { name: q.name }) : q.name}
+                          </Link>
+                          {q.origin === "facility" && (
+                            <Badge size="sm" variant="default" style={{ textTransform: "none" }}>
+                              {t("authoring.origin.facility")}
+                            </Badge>
+                          )}
+                          {q.status === "draft" && (
+                            <Badge size="sm" variant="default" style={{ textTransform: "none" }}>
+                              {t("authoring.status.draft")}
+                            </Badge>
+                          )}
+                          {q.editable && (
+                            <Badge
+                              size="sm"
+                              variant="default"
+                              style={{ textTransform: "none" }}
+                              leftSection={<IconPencil size={10} />}
+                            >
+                              {t("authoring.editableMark")}
+                            </Badge>
+                          )}
+                        </Group>
+                      ))}
+                    </Stack>
+                  )}
+                </Paper>
+              ))}
+            </Stack>
+          </section>
+        ))}
+      </Stack>
+      {newIn && <NewQuestionnaire training={newIn} onClose={() => setNewIn(null)} />}
+      {topicEdit && <TopicModal topic={topicEdit === "new" ? null : topicEdit} onClose={() => setTopicEdit(null)} />}
+      {trainingEdit && (
+        <TrainingModal
+          topicId={trainingEdit.topicId}
+          training={trainingEdit.training}
+          onClose={() => setTrainingEdit(null)}
+        />
+      )}
+    </>
+  );
+}

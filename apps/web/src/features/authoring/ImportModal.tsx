@@ -1,0 +1,170 @@
+import { type AuthoringQuestionnaire, endpoints, type QuestionBankPreview } from "@carecampus/contract";
+import {
+  Alert,
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  List,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from "@mantine/core";
+import { IconFileImport } from "@tabler/icons-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { call, showSuccess } from "../../api/client";
+
+type Format = "moodle-xml" | "gift";
+
+/**
+ * Questions from another LMS (Moodle XML, GIFT): the file is read, the preview lists what will
+ * be imported and what cannot (unsupported types named), and nothing is written until confirmed.
+ */
+export function ImportModal({
+  questionnaireId,
+  onClose,
+  onImported,
+}: {
+  questionnaireId: number;
+  onClose: () => void;
+  onImported: (q: AuthoringQuestionnaire) => void;
+}) {
+  const { t } = useTranslation();
+  const [format, setFormat] = useState<Format>("moodle-xml");
+  const [file, setFile] = useState<{ name: string; text: string } | null>(null);
+  const [preview, setPreview] = useState<QuestionBankPreview | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const choose = async (f: File | null) => {
+    if (!f) return;
+    const text = await f.text();
+    const guessed: Format = /\.xml$/i.test(f.name) || text.trimStart().startsWith("<") ? "moodle-xml" : "gift";
+    setFormat(guessed);
+    setFile({ name: f.name, text });
+    setBusy(true);
+    try {
+      setPreview(
+        await call(endpoints.authoringBankPreview, {
+          params: { id: questionnaireId },
+          body: { format: guessed, text },
+        }),
+      );
+    } catch {
+      setPreview(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reread = async (next: Format) => {
+    setFormat(next);
+    if (!file) return;
+    setBusy(true);
+    try {
+      setPreview(
+        await call(endpoints.authoringBankPreview, {
+          params: { id: questionnaireId },
+          body: { format: next, text: file.text },
+        }),
+      );
+    } catch {
+      setPreview(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirm = async () => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const res = await call(endpoints.authoringBankImport, {
+        params: { id: questionnaireId },
+        body: { format, text: file.text },
+      });
+      onImported(res.questionnaire);
+      showSuccess(t("authoring.import.done", { count: res.imported }));
+      onClose();
+    } catch {
+      // the client showed the error
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ "aria-label": t("common.close") }}
+      title={t("authoring.import.title")}
+      size="lg"
+    >
+      <Stack gap="md">
+        <Text size="sm">{t("authoring.import.intro")}</Text>
+        <SegmentedControl
+          aria-label={t("authoring.import.format")}
+          value={format}
+          onChange={(v) => void reread(v === "gift" ? "gift" : "moodle-xml")}
+          data={[
+            { value: "moodle-xml", label: "Moodle XML" },
+            { value: "gift", label: "GIFT" },
+          ]}
+        />
+        <Group>
+          <FileButton onChange={(f) => void choose(f)} accept=".xml,.txt,.gift,text/xml,text/plain">
+            {(props) => (
+              <Button {...props} variant="default" leftSection={<IconFileImport size={16} />} loading={busy}>
+                {file ? file.name : t("authoring.import.choose")}
+              </Button>
+            )}
+          </FileButton>
+        </Group>
+        {preview && (
+          <Stack gap="sm" data-testid="import-preview" aria-live="polite">
+            <Title order={3} size="h5">
+              {t("authoring.import.will", { count: preview.questions.length })}
+            </Title>
+            <List size="sm" spacing={4}>
+              {preview.questions.map((q) => (
+                <List.Item key={q.number}>
+                  {q.text}{" "}
+                  <Badge size="xs" variant="default" style={{ textTransform: "none" }}>
+                    {q.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
+                  </Badge>
+                </List.Item>
+              ))}
+            </List>
+            {preview.skipped.length > 0 && (
+              <Alert
+                color="orange"
+                variant="light"
+                title={t("authoring.import.cannot", { count: preview.skipped.length })}
+              >
+                <List size="sm" spacing={4}>
+                  {preview.skipped.map((s) => (
+                    <List.Item key={`${s.number}-${s.name}`}>
+                      {s.name} —{" "}
+                      {s.reason === "unsupported-type"
+                        ? t("authoring.import.unsupported", { type: s.source_type })
+                        : t(`authoring.import.reasons.${s.reason}`, { defaultValue: s.detail ?? s.reason })}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                {t("common.cancel")}
+              </Button>
+              <Button onClick={() => void confirm()} loading={busy} disabled={preview.questions.length === 0}>
+                {t("authoring.import.confirm", { count: preview.questions.length })}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

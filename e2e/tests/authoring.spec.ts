@@ -1,0 +1,240 @@
+import { expect, type Page, test } from "@playwright/test";
+import {
+  createTeam,
+  createUser,
+  exactly,
+  expectAccessible,
+  loginWith,
+  openAs,
+  runTimers,
+  setLanguage,
+  type TestUser,
+  text,
+  unique,
+} from "./helpers";
+
+/* Authoring (issue 16): facility questionnaires written in the app, and common questions fixed in it. */
+
+const POPUP_WRONG_MS = 2_800;
+/** A real 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function api(page: Page, who: TestUser, method: "GET" | "POST" | "PUT", url: string, data?: unknown) {
+  const { token } = await loginWith(page.request, who);
+  const res = await page.request.fetch(`/api${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}` },
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/**
+ * A common training of its own without questionnaires (a Super-Admin's), in the demo topic
+ * Brandschutz: the facility's questionnaire is then its first and opens at once (questionnaires
+ * are learnt in order), and other tests' trainings stay as they are.
+ */
+async function commonTraining(page: Page): Promise<{ topic: number; training: number; name: string }> {
+  const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
+  const tree = await api(page, cm, "GET", "/authoring");
+  const topic = tree.topics.find((t: { name: string }) => t.name === "Brandschutz");
+  const name = `Alarmplan-Schulung ${unique()}`;
+  const training = await api(page, cm, "POST", "/authoring/trainings", {
+    topic_id: topic.id,
+    name,
+    icon: "brandschutz",
+    validity_months: 12,
+    passive: false,
+    points: 0,
+    wiki_link: null,
+  });
+  return { topic: topic.id, training: training.id, name };
+}
+
+for (const lang of ["de", "en"]) {
+  test(`${lang}: an administrator writes a questionnaire with an image, previews and publishes it; only the facility learns it @phone`, async ({
+    page,
+  }) => {
+    const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
+    const other = await createTeam(page.request, ["employee"]);
+    for (const who of [administrator, employee, other.employee]) await setLanguage(page.request, who, lang);
+    const ids = await commonTraining(page);
+    const TRAINING = ids.name;
+    const name = `Alarmplan ${unique()}`;
+    const question = "Wo hängt unser Alarmplan?";
+    expect(facility.id).toBeGreaterThan(0);
+
+    await page.clock.install();
+    await openAs(page, administrator, "/authoring");
+    await expect(page.getByRole("heading", { name: exactly(lang, "authoring.title") })).toBeVisible();
+    await expectAccessible(page, "authoring list");
+    const row = page.getByTestId("authoring-training").filter({ hasText: TRAINING });
+    await row.getByRole("button", { name: exactly(lang, "authoring.newQuestionnaire") }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(text(lang, "authoring.name")).fill(name);
+    await dialog.getByRole("button", { name: exactly(lang, "authoring.create") }).click();
+    await expect(page).toHaveURL(/\/authoring\/questionnaire\/\d+$/);
+    await expect(page.getByTestId("status")).toHaveText(text(lang, "authoring.status.draft"));
+
+    // A question with an image: the rules are checked before anything is sent.
+    await page.getByRole("button", { name: exactly(lang, "authoring.addQuestion") }).click();
+    const form = page.getByTestId("question-form");
+    await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
+    await expect(form.getByText(text(lang, "authoring.problems.textRequired"))).toBeVisible();
+    await form.getByRole("textbox", { name: exactly(lang, "authoring.questionText") }).fill(question);
+    await form.getByRole("textbox", { name: exactly(lang, "authoring.answerN", { n: 1 }) }).fill("Am Empfang");
+    await form.getByRole("textbox", { name: exactly(lang, "authoring.answerN", { n: 2 }) }).fill("Im Keller");
+    await form.getByRole("radio", { name: exactly(lang, "authoring.isRight", { n: 1 }) }).check();
+    await form.getByTestId("explanation-editor").click();
+    await page.keyboard.type("Der Plan hängt am Empfang.");
+    await form.locator('input[type="file"]').setInputFiles({ name: "plan.png", mimeType: "image/png", buffer: PNG });
+    await expect(form.getByRole("img", { name: text(lang, "authoring.media.label") })).toBeVisible();
+    await expectAccessible(page, "question form");
+    await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
+    await expect(page.getByTestId("question-item")).toHaveCount(1);
+
+    // The preview is the quiz screen itself, with its pop-up, recording nothing.
+    await page.getByRole("button", { name: exactly(lang, "authoring.preview.button") }).click();
+    const preview = page.getByRole("dialog", { name: exactly(lang, "authoring.preview.title") });
+    await preview.getByRole("button", { name: exactly(lang, "quiz.goToQuestion") }).click();
+    await expect(preview.getByTestId("question-text")).toHaveText(question);
+    await preview.getByText("Am Empfang", { exact: true }).click();
+    await preview.getByRole("button", { name: exactly(lang, "quiz.continue") }).click();
+    await expect(page.getByTestId("feedback-popup")).toBeVisible();
+    await runTimers(page, POPUP_WRONG_MS);
+    await expect(preview.getByTestId("explanation")).toBeVisible();
+    await expect(preview.getByText("Der Plan hängt am Empfang.")).toBeVisible();
+    await expect(preview.getByTestId("explanation").locator('img[src*="/static/image/"]')).toBeVisible();
+    await expectAccessible(page, "preview");
+    await preview.getByRole("button", { name: exactly(lang, "quiz.finish") }).click();
+    await preview.getByRole("button", { name: exactly(lang, "authoring.preview.close") }).click();
+
+    // Publishing says what happens to certificates already held.
+    await page.getByRole("button", { name: exactly(lang, "authoring.publish") }).click();
+    const confirm = page.getByRole("dialog", { name: exactly(lang, "authoring.publishTitle") });
+    await expect(confirm).toContainText(text(lang, "authoring.renewalNote", { count: 0 }));
+    await confirm.getByRole("button", { name: exactly(lang, "authoring.publish") }).click();
+    await expect(page.getByTestId("status")).toHaveText(text(lang, "authoring.status.published"));
+
+    // The facility's employee sees it, marked as the facility's own, and takes it.
+    const path = `/topic/${ids.topic}/training/${ids.training}`;
+    const before = await api(
+      page,
+      other.employee,
+      "GET",
+      `/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires`,
+    );
+    await openAs(page, employee, path);
+    const mine = page.getByTestId("questionnaire").filter({ hasText: name });
+    await expect(mine.getByTestId("own-questionnaire")).toHaveText(text(lang, "questionnaires.own"));
+    await expect(mine.getByRole("link", { name: new RegExp(text(lang, "questionnaires.edit")) })).toHaveCount(0);
+    const detail = await api(
+      page,
+      employee,
+      "GET",
+      `/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires`,
+    );
+    expect(detail.training.total).toBe(before.training.total + 1);
+    const id = detail.questionnaires.find((q: { name: string }) => q.name === name).id;
+    await page.goto(`${path}/questionnaire/${id}`);
+    await page.getByText(text(lang, "quiz.independence.confirm")).click();
+    await page.getByRole("button", { name: exactly(lang, "quiz.goToQuestion") }).click();
+    await expect(page.getByTestId("question-text")).toHaveText(question);
+    await page.getByText("Am Empfang", { exact: true }).click();
+    await page.getByRole("button", { name: exactly(lang, "quiz.continue") }).click();
+    await runTimers(page, POPUP_WRONG_MS);
+    await expect(page.getByTestId("explanation").locator('img[src*="/static/image/"]')).toBeVisible();
+    await page.getByRole("button", { name: exactly(lang, "quiz.finish") }).click();
+    await expect(page.getByTestId("quiz-result")).toBeVisible();
+    const after = await api(
+      page,
+      employee,
+      "GET",
+      `/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires`,
+    );
+    expect(after.training.count).toBe(detail.training.count + 1);
+    expect(after.questionnaires.find((q: { id: number }) => q.id === id)).toMatchObject({ finished: true, count: 1 });
+
+    // The other facility's employee never sees it.
+    await openAs(page, other.employee, path);
+    await expect(page.getByText(text(lang, "questionnaires.none"))).toBeVisible();
+    await expect(page.getByText(name)).toHaveCount(0);
+    const { token } = await loginWith(page.request, other.employee);
+    const foreign = await page.request.get(
+      `/api/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires/${id}/questions`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(foreign.status()).toBe(404);
+  });
+
+  test(`${lang}: a content manager fixes a common question after it was answered @phone`, async ({ page }) => {
+    const { employee } = await createTeam(page.request, ["employee"]);
+    const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
+    await setLanguage(page.request, cm, lang);
+    // A common topic, training and questionnaire of its own, so other tests' content stays as it is.
+    const topic = await api(page, cm, "POST", "/authoring/topics", {
+      name: `Thema ${unique()}`,
+      icon: "brandschutz",
+      color: "#b91c1c",
+    });
+    const training = await api(page, cm, "POST", "/authoring/trainings", {
+      topic_id: topic.id,
+      name: `Schulung ${unique()}`,
+      icon: "brandschutz",
+      validity_months: 12,
+      passive: false,
+      points: 0,
+      wiki_link: null,
+    });
+    const qn = await api(page, cm, "POST", "/authoring/questionnaires", {
+      training_id: training.id,
+      name: "Fluchtwege",
+    });
+    const saved = await api(page, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, {
+      type: "single",
+      text: "Wie breit ist ein Fluchtweg?",
+      answers: [
+        { text: "Mindestens 1 m", correct: true },
+        { text: "Egal", correct: false },
+      ],
+      explanation: "<p>Mindestens 1 m.</p>",
+      hint: null,
+      media: null,
+    });
+    await api(page, cm, "POST", `/authoring/questionnaires/${qn.id}/publish`);
+    // The employee answers it right.
+    const base = `/progress/topics/${topic.id}/trainings/${training.id}/questionnaires/${qn.id}`;
+    const next = await api(page, employee, "GET", `${base}/questions`);
+    const right = saved.questionnaire.questions[0].answers
+      .filter((a: { correct: boolean }) => a.correct)
+      .map((a: { id: number }) => a.id);
+    await api(page, employee, "POST", `${base}/questions/${next.question.id}/answers`, right);
+
+    await openAs(page, cm, `/authoring/questionnaire/${qn.id}`);
+    await page.getByRole("button", { name: exactly(lang, "authoring.editQuestion", { n: 1 }) }).click();
+    const form = page.getByTestId("question-form");
+    await expect(form.getByText(text(lang, "authoring.answeredNote"))).toBeVisible();
+    await form
+      .getByRole("textbox", { name: exactly(lang, "authoring.questionText") })
+      .fill("Wie breit muss ein Fluchtweg mindestens sein?");
+    await expectAccessible(page, "question form of an answered question");
+    await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
+    await expect(page.getByText(text(lang, "authoring.savedVersion"))).toBeVisible();
+    await expect(page.getByTestId("question-item")).toContainText("Wie breit muss ein Fluchtweg mindestens sein?");
+
+    // The employee's progress stays: the right answer to the first version still counts.
+    const progress = await api(
+      page,
+      employee,
+      "GET",
+      `/progress/topics/${topic.id}/trainings/${training.id}/questionnaires`,
+    );
+    expect(progress.questionnaires[0]).toMatchObject({ count: 1, total: 1, finished: true });
+  });
+}

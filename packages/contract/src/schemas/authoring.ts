@@ -1,0 +1,246 @@
+import { z } from "zod";
+import { CONTENT_LIMITS, CONTENT_ORIGINS, QUESTION_TYPES, questionProblems } from "../rules/content";
+import { BodyId, Id, RequiredText, Str, Text } from "./common";
+
+/*
+ * Authoring (issue 16): administrators write questionnaires for their facility, content
+ * managers (and superchris) edit common content, in the app.
+ *
+ * Questionnaires are draft (invisible to learners) or published. A facility questionnaire is
+ * seen, learnt and counted only in its facility (elsewhere it does not exist: 1006).
+ *
+ * Publishing a questionnaire into a training, or adding a question to a published one, makes it
+ * part of that training for its learners from then on: a learner holding a valid certificate
+ * keeps it and meets the new content in the next renewal (30 days before expiry); a learner
+ * without a certificate has to answer it before the training is passed.
+ *
+ * Question versions: editing the text, type or answers of a question that learners have
+ * answered keeps the old question (and the answers past attempts chose) as a superseded version
+ * and writes a new version. A right answer given to an earlier version still counts, so
+ * nobody who finished is reset. A learner in the middle of the questionnaire keeps every answer
+ * given so far: questions answered right stay answered (in every version), questions not yet
+ * answered right are asked in their new version. An answer sent for the version that was on
+ * screen while the question was changed is refused with 1007 (question not found); the quiz
+ * then shows the new version. Changing only the explanation, hint or media changes no meaning
+ * and is made in place.
+ */
+
+export const ContentOriginSchema = z.enum(CONTENT_ORIGINS);
+export const QuestionnaireStatus = z.enum(["draft", "published"]);
+export type QuestionnaireStatus = z.infer<typeof QuestionnaireStatus>;
+
+export const QuestionMediaRef = z.object({ type: z.enum(["image", "video"]), id: BodyId }).strict();
+export type QuestionMediaRef = z.infer<typeof QuestionMediaRef>;
+
+const L = CONTENT_LIMITS;
+
+/** A question as the editor sends it; the contract's rules (rules/content.ts) decide validity. */
+export const AuthoringQuestionInput = z
+  .object({
+    type: z.enum(QUESTION_TYPES),
+    text: Text(L.questionText),
+    answers: z.array(z.object({ text: Text(L.answerText), correct: z.boolean() }).strict()).max(L.answersMax + 4),
+    /** HTML; sanitised when stored (no script survives). */
+    explanation: Str(L.explanation * 2).transform((s) => s.normalize("NFC").trim()),
+    hint: Text(L.hint).nullable(),
+    media: QuestionMediaRef.nullable(),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    for (const p of questionProblems(q))
+      ctx.addIssue({ code: "custom", path: p.path, message: `${p.code}: ${p.message}` });
+  })
+  .meta({ id: "AuthoringQuestionInput" });
+export type AuthoringQuestionInput = z.infer<typeof AuthoringQuestionInput>;
+
+export const AuthoringQuestion = z
+  .object({
+    id: z.number().int(),
+    version: z.number().int(),
+    origin: ContentOriginSchema,
+    type: z.enum(QUESTION_TYPES),
+    text: z.string(),
+    answers: z.array(z.object({ id: z.number().int(), text: z.string(), correct: z.boolean() })),
+    explanation: z.string(),
+    hint: z.string().nullable(),
+    media: QuestionMediaRef.nullable(),
+    /** Learners answered this version: a change of text, type or answers makes a new version. */
+    answered: z.boolean(),
+  })
+  .meta({ id: "AuthoringQuestion" });
+export type AuthoringQuestion = z.infer<typeof AuthoringQuestion>;
+
+export const AuthoringQuestionnaire = z
+  .object({
+    id: z.number().int(),
+    topic_id: z.number().int(),
+    training_id: z.number().int(),
+    training_name: z.string(),
+    name: z.string(),
+    origin: ContentOriginSchema,
+    facility_id: z.number().int().nullable(),
+    status: QuestionnaireStatus,
+    /** May the caller change it (supervisors and other facilities' administrators read only). */
+    editable: z.boolean(),
+    /** Learners (in the questionnaire's scope) holding a valid certificate of the training. */
+    certificates_held: z.number().int(),
+    questions: z.array(AuthoringQuestion),
+  })
+  .meta({ id: "AuthoringQuestionnaire" });
+export type AuthoringQuestionnaire = z.infer<typeof AuthoringQuestionnaire>;
+
+export const AuthoringQuestionnaireSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  origin: ContentOriginSchema,
+  facility_id: z.number().int().nullable(),
+  status: QuestionnaireStatus,
+  questions: z.number().int(),
+  editable: z.boolean(),
+});
+
+export const AuthoringTree = z
+  .object({
+    /** May the caller create common topics, trainings and questionnaires (content managers). */
+    edits_common: z.boolean(),
+    /** May the caller add questionnaires for a facility (administrators, for theirs). */
+    facility_id: z.number().int().nullable(),
+    topics: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        icon: z.string(),
+        color: z.string(),
+        origin: ContentOriginSchema,
+        trainings: z.array(
+          z.object({
+            id: z.number().int(),
+            name: z.string(),
+            icon: z.string(),
+            origin: ContentOriginSchema,
+            passive: z.boolean(),
+            validity_months: z.number().int(),
+            points: z.number().int(),
+            wiki_link: z.string().nullable(),
+            questionnaires: z.array(AuthoringQuestionnaireSummary),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: "AuthoringTree" });
+export type AuthoringTree = z.infer<typeof AuthoringTree>;
+
+export const QuestionnaireCreate = z
+  .object({ training_id: BodyId, name: RequiredText(L.name) })
+  .strict()
+  .meta({ id: "QuestionnaireCreate" });
+export type QuestionnaireCreate = z.infer<typeof QuestionnaireCreate>;
+
+export const QuestionnairePatch = z
+  .object({
+    name: RequiredText(L.name).optional(),
+    /** Every live question id of the questionnaire, in the new order. */
+    question_order: z.array(BodyId).max(L.questionsMax).optional(),
+  })
+  .strict()
+  .meta({ id: "QuestionnairePatch" });
+export type QuestionnairePatch = z.infer<typeof QuestionnairePatch>;
+
+export const QuestionSaved = z
+  .object({
+    questionnaire: AuthoringQuestionnaire,
+    question_id: z.number().int(),
+    /** The question was answered and its meaning changed: a new version was written. */
+    versioned: z.boolean(),
+  })
+  .meta({ id: "QuestionSaved" });
+export type QuestionSaved = z.infer<typeof QuestionSaved>;
+
+export const AuthoringMediaResult = z
+  .object({ type: z.enum(["image", "video"]), id: z.number().int(), src: z.string() })
+  .meta({ id: "AuthoringMediaResult" });
+export type AuthoringMediaResult = z.infer<typeof AuthoringMediaResult>;
+
+const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be #rrggbb");
+const IconName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "an icon name");
+
+export const TopicWrite = z
+  .object({ name: RequiredText(L.name), icon: IconName, color: Color })
+  .strict()
+  .meta({ id: "TopicWrite" });
+export type TopicWrite = z.infer<typeof TopicWrite>;
+
+export const TrainingWrite = z
+  .object({
+    topic_id: BodyId,
+    name: RequiredText(L.name),
+    icon: IconName,
+    validity_months: z.number().int().min(L.validityMonthsMin).max(L.validityMonthsMax),
+    passive: z.boolean(),
+    points: z.number().int().min(0).max(L.pointsMax),
+    wiki_link: z
+      .string()
+      .trim()
+      .max(L.wikiLink)
+      .regex(/^\/wiki(\/[^\s]*)?$/, "must be a path under /wiki")
+      .nullable(),
+  })
+  .strict()
+  .meta({ id: "TrainingWrite" });
+export type TrainingWrite = z.infer<typeof TrainingWrite>;
+
+export const AuthoringQuestionnaireParams = z.object({ id: Id }).strict();
+
+export const AuthoringSaved = z.object({ id: z.number().int() }).meta({ id: "AuthoringSaved" });
+export type AuthoringSaved = z.infer<typeof AuthoringSaved>;
+
+/* ---------- question banks of other LMSs (Moodle XML, GIFT) ---------- */
+
+export const QUESTION_BANK_MAX_CHARS = 5 * 1024 * 1024;
+
+export const QuestionBankImportBody = z
+  .object({
+    format: z.enum(["moodle-xml", "gift"]),
+    text: z.string().min(1).max(QUESTION_BANK_MAX_CHARS),
+  })
+  .strict()
+  .meta({ id: "QuestionBankImportBody" });
+export type QuestionBankImportBody = z.infer<typeof QuestionBankImportBody>;
+
+export const QuestionBankPreview = z
+  .object({
+    /** What will be imported, as it will be stored (explanation sanitised). */
+    questions: z.array(
+      z.object({
+        number: z.number().int(),
+        type: z.enum(QUESTION_TYPES),
+        text: z.string(),
+        answers: z.array(z.object({ text: z.string(), correct: z.boolean() })),
+        explanation: z.string(),
+        hint: z.string().nullable(),
+        /** The file had no explanation: one naming the right answers is written. */
+        explanation_generated: z.boolean(),
+      }),
+    ),
+    /** What cannot be imported, named with the reason (an unsupported question type, a rule broken …). */
+    skipped: z.array(
+      z.object({
+        number: z.number().int(),
+        name: z.string(),
+        source_type: z.string(),
+        /** A reason of the parser (unsupported-type, no-right-answer, …) or a rule of rules/content.ts. */
+        reason: z.string(),
+        detail: z.string().nullable(),
+      }),
+    ),
+    /** Things changed on the way (formatting removed, media not imported, …). */
+    notes: z.array(z.object({ code: z.string(), number: z.number().int().nullable(), detail: z.string().nullable() })),
+  })
+  .meta({ id: "QuestionBankPreview" });
+export type QuestionBankPreview = z.infer<typeof QuestionBankPreview>;
+
+export const QuestionBankImported = z
+  .object({ questionnaire: AuthoringQuestionnaire, imported: z.number().int() })
+  .meta({ id: "QuestionBankImported" });
+export type QuestionBankImported = z.infer<typeof QuestionBankImported>;
