@@ -68,7 +68,8 @@ test("superchris imports a Windows-1252 semicolon file and finds an imported use
   await expect(page.getByText("Benutzer importiert")).toBeVisible();
   await expect(dialog.getByTestId("import-created")).toContainText("4");
   await expect(dialog.getByTestId("import-deleted")).toContainText("0");
-  await dialog.getByRole("button", { name: "Schließen" }).click();
+  // The dialog's own button at its end (the corner's × carries the same name).
+  await dialog.locator("button").filter({ hasText: "Schließen" }).click();
   await expect(dialog).toBeHidden();
 
   await page.getByLabel("Mitarbeitende suchen").fill(`francois.${suffix}`);

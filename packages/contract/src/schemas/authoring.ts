@@ -49,8 +49,9 @@ export const AuthoringQuestionInput = z
   .superRefine((q, ctx) => {
     for (const p of questionProblems(q))
       ctx.addIssue({ code: "custom", path: p.path, message: `${p.code}: ${p.message}` });
-  })
-  .meta({ id: "AuthoringQuestionInput" });
+  });
+// No component id: its transform makes input and output differ, which the OpenAPI generator
+// refuses under one name (the document is served at /api/docs and checked in route.test).
 export type AuthoringQuestionInput = z.infer<typeof AuthoringQuestionInput>;
 
 export const AuthoringQuestion = z

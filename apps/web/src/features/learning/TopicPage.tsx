@@ -1,5 +1,5 @@
-import { TRUNCATE_CERTIFICATE, type Training, truncate } from "@carecampus/contract";
-import { Badge, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, UnstyledButton } from "@mantine/core";
+import type { Training } from "@carecampus/contract";
+import { Badge, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
@@ -14,33 +14,29 @@ function TrainingCard({ topicId, training }: { topicId: number; training: Traini
   const percent = training.total > 0 ? Math.round((training.count / training.total) * 100) : 0;
   return (
     <Card withBorder padding="md" h="100%" className={classes.card}>
-      <UnstyledButton
-        component={Link}
-        to={`/topic/${topicId}/training/${training.id}`}
-        className={classes.cardLink}
-        aria-label={training.name}
-      >
-        <Group wrap="nowrap" align="flex-start" gap="sm">
-          <ContentIcon name={training.icon} size={44} />
-          <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
-            <Text fw={700} lh={1.25} title={training.name}>
-              {truncate(training.name, TRUNCATE_CERTIFICATE)}
-            </Text>
-            <Group gap={6}>
-              {training.passive && (
-                <Badge size="sm" variant="light" color="grape">
-                  {t("training.passive")}
-                </Badge>
-              )}
-              {training.renewal && (
-                <Badge size="sm" variant="light" color="orange">
-                  {t("training.renewal")}
-                </Badge>
-              )}
-            </Group>
-          </Stack>
-        </Group>
-      </UnstyledButton>
+      {/* The title is the link, stretched over the card; the full name wraps (the 40-character cut is the certificate's). */}
+      <Group wrap="nowrap" align="flex-start" gap="sm">
+        <ContentIcon name={training.icon} size={44} />
+        <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+          <Text fw={700} lh={1.25} style={{ overflowWrap: "anywhere" }}>
+            <Link to={`/topic/${topicId}/training/${training.id}`} className={classes.stretchedLink}>
+              {training.name}
+            </Link>
+          </Text>
+          <Group gap={6}>
+            {training.passive && (
+              <Badge size="sm" variant="light" color="grape">
+                {t("training.passive")}
+              </Badge>
+            )}
+            {training.renewal && (
+              <Badge size="sm" variant="light" color="orange">
+                {t("training.renewal")}
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+      </Group>
       {!training.passive && (
         <>
           <Progress value={percent} mt="md" size="sm" radius="xl" aria-label={`${training.count}/${training.total}`} />
