@@ -10,8 +10,8 @@ export declare const DEMO_COURSES: PeerCourse[];
 export interface PeerFault {
   /** The next N API calls answer 503. */
   failNext: number;
-  /** Every API call waits this long first. */
-  delayMs: number;
+  /** Every API call stays unanswered until the client closes it (a partner that hangs). */
+  hang: boolean;
   /** html: not JSON; shape: JSON outside the contract; pdf: a certificate that is no PDF. */
   garbage: null | "html" | "shape" | "pdf";
 }

@@ -93,8 +93,8 @@ export async function startPartnerPeer(options = {}) {
   const progress = new Map(); // `${userRef} ${courseId}` → { count, completedAt, certificateId }
   const certificates = new Map(); // id → { userRef, courseId, filename, pdf, issuedAt }
   const calls = [];
-  /** What a test makes the API do: fail the next N calls with 503, wait, or answer garbage. */
-  const fault = { failNext: 0, delayMs: 0, garbage: null };
+  /** What a test makes the API do: fail the next N calls with 503, never answer, or answer garbage. */
+  const fault = { failNext: 0, hang: false, garbage: null };
   const now = options.now ?? (() => new Date());
   let publicUrl = "";
 
@@ -128,7 +128,8 @@ export async function startPartnerPeer(options = {}) {
 
   async function api(req, res, url) {
     calls.push(`${req.method} ${url.pathname}${url.search}`);
-    if (fault.delayMs > 0) await new Promise((r) => setTimeout(r, fault.delayMs));
+    // A partner that never answers: the call ends when the client gives up and closes it.
+    if (fault.hang) return new Promise((r) => res.on("close", r));
     if (fault.failNext > 0) {
       fault.failNext -= 1;
       return send(res, 503, { error: "busy" });

@@ -72,7 +72,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   peer.fault.failNext = 0;
-  peer.fault.delayMs = 0;
+  peer.fault.hang = false;
   peer.fault.garbage = null;
   peerNow = Date.now();
 });
@@ -283,7 +283,7 @@ describe("external courses: a partner that fails", () => {
   });
 
   it("gives up on a slow partner after the timeout", async () => {
-    peer.fault.delayMs = 1000;
+    peer.fault.hang = true;
     const res = await get(courseUrl(), cast.tokens.employee);
     expect(res.statusCode).toBe(502);
     expect(res.json().error_code).toBe(ErrorCode.partnerUnavailable);
