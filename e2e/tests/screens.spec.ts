@@ -126,6 +126,7 @@ function staffScreens(employeeId: number, questionId: number): Screen[] {
     { name: "help requests", path: "/helprequests", ready: (p) => loaded(p) },
     { name: "help request", path: `/helprequests/${questionId}`, ready: (p) => loaded(p) },
     { name: "partner courses", path: "/partner-courses", ready: (p) => loaded(p) },
+    { name: "authoring", path: "/authoring", ready: (p) => loaded(p) },
   ];
 }
 
