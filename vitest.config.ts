@@ -21,6 +21,10 @@ export default defineConfig({
           globalSetup: ["apps/server/test/global-setup.ts"],
           // Each file starts its own app on its own database; two at a time fit two cores.
           maxWorkers: 2,
+          // A worker runs its files one after another in one module graph: the server's modules
+          // load once per worker, not once per file. Every file still has its own app and
+          // database (test/helpers.ts); nothing in the server keeps state in a module.
+          isolate: false,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -36,7 +36,9 @@ export default defineConfig({
   use: { trace: "off", screenshot: "only-on-failure", actionTimeout: 10_000 },
   projects: [
     {
+      // Tests tagged @phone run at phone size only, unless also tagged @desktop (helpers.onPhone).
       name: "desktop",
+      grep: /^(?:(?!@phone).)*$|@desktop/,
       testIgnore: /(lockout|qm-notice)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${MAIN}`, viewport: { width: 1280, height: 800 } },
     },

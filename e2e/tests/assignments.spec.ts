@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createTeam, createUser, openAs, setLanguage, unique } from "./helpers";
+import { createTeam, createUser, onPhone, openAs, setLanguage, unique } from "./helpers";
 
 const TEXT = {
   de: {
@@ -28,7 +28,7 @@ const TEXT = {
 } as const;
 
 for (const lang of ["de", "en"] as const) {
-  test(`an administrator assigns trainings and additional qualifications; the employee sees only those (${lang}) @phone`, async ({
+  test(`an administrator assigns trainings and additional qualifications; the employee sees only those (${lang})${onPhone(lang)}`, async ({
     page,
   }) => {
     const text = TEXT[lang];

@@ -5,6 +5,7 @@ import {
   exactly,
   expectAccessible,
   loginWith,
+  onPhone,
   openAs,
   runTimers,
   setLanguage,
@@ -59,7 +60,7 @@ async function commonTraining(page: Page): Promise<{ topic: number; training: nu
 }
 
 for (const lang of ["de", "en"]) {
-  test(`${lang}: an administrator writes a questionnaire with an image, previews and publishes it; only the facility learns it @phone`, async ({
+  test(`${lang}: an administrator writes a questionnaire with an image, previews and publishes it; only the facility learns it${onPhone(lang)}`, async ({
     page,
   }) => {
     const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
@@ -176,7 +177,7 @@ for (const lang of ["de", "en"]) {
     expect(foreign.status()).toBe(404);
   });
 
-  test(`${lang}: a content manager fixes a common question after it was answered @phone`, async ({ page }) => {
+  test(`${lang}: a content manager fixes a common question after it was answered${onPhone(lang)}`, async ({ page }) => {
     const { employee } = await createTeam(page.request, ["employee"]);
     const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
     await setLanguage(page.request, cm, lang);

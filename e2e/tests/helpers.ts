@@ -191,6 +191,16 @@ const NAMES: Record<Role, string> = {
   employee: "Emma",
 };
 
+/**
+ * Where a test runs (playwright.config.ts): a title with `@phone` runs at phone size only, one
+ * with `@phone @desktop` on both, any other on the desktop only. A flow tested in German and in
+ * English runs in German on the phone and in English on the desktop: each screen size sees it
+ * once, not twice.
+ */
+export function onPhone(lang: string): string {
+  return lang === "de" ? " @phone" : "";
+}
+
 /** The four visual themes (spec §1): every screen is checked in each. */
 export const THEMES = ["carely", "dark", "contrast", "ocean"] as const;
 
@@ -254,35 +264,146 @@ export function exactly(lang: string, key: string, values: Record<string, string
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
+/** The rules whose outcome depends on the colours, the only thing a theme changes. */
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+interface AxeOptions {
+  /** The test goes on and reports every screen's violations at its end. */
+  soft?: boolean;
+  /** Only the colour rules (a screen already checked in full in another theme). */
+  colourOnly?: boolean;
+}
+
 /**
  * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now and fails on any serious or
  * critical violation, naming each rule and the elements it found.
  */
-export async function expectAccessible(page: Page, where: string, { soft = false } = {}): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  where: string,
+  { soft = false, colourOnly = false }: AxeOptions = {},
+): Promise<void> {
+  await transitionsDone(page);
   // Through the DevTools protocol, so the app's strict CSP need not allow it.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
-    interface AxeResults {
-      violations: {
-        id: string;
-        impact: string | null;
-        help: string;
-        nodes: { target: string[]; failureSummary?: string }[];
-      }[];
-    }
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map(
-        (v) =>
-          `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-            .map((n) => `${n.target.join(" ")} (${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 160)})`)
-            .join(", ")}`,
-      );
-  });
-  // soft: the test goes on and reports every screen's violations at its end.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(
+    async (rules) => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
+      interface AxeResults {
+        violations: {
+          id: string;
+          impact: string | null;
+          help: string;
+          nodes: { target: string[]; failureSummary?: string }[];
+        }[];
+      }
+      const result = await axe.run(document, {
+        runOnly: rules
+          ? { type: "rule", values: rules }
+          : { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+      });
+      return result.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map(
+          (v) =>
+            `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+              .map((n) => `${n.target.join(" ")} (${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 160)})`)
+              .join(", ")}`,
+        );
+    },
+    colourOnly ? COLOUR_RULES : null,
+  );
   (soft ? expect.soft : expect)(violations, `axe on ${where}`).toEqual([]);
+}
+
+/**
+ * Changes the logged-in user's theme or language as another tab of the browser would: saved
+ * through the API with the page's own session, then announced to this tab by a storage event,
+ * which the app follows in place (no reload, the screen and any open dialog stay as they are).
+ */
+export async function applyPreference(page: Page, property: "theme" | "language", value: string): Promise<void> {
+  const status = await page.evaluate(
+    async ([property, value]: string[]) => {
+      const token = localStorage.getItem("carecampus.token");
+      const user = JSON.parse(localStorage.getItem("carecampus.user") ?? "{}") as Record<string, unknown>;
+      const res = await fetch(`/api/preferences/${user.id}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ property, value }),
+      });
+      if (res.ok) {
+        localStorage.setItem("carecampus.user", JSON.stringify({ ...user, [String(property)]: value }));
+        window.dispatchEvent(new StorageEvent("storage", { key: "carecampus.user", storageArea: localStorage }));
+      }
+      return res.status;
+    },
+    [property, value],
+  );
+  expect(status, `PATCH ${property}=${value}`).toBe(200);
+  // Polled from here, not in the page: a test may have stopped the page's clock.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (p) => (p === "theme" ? document.documentElement.dataset.theme : document.documentElement.lang),
+        property,
+      ),
+    )
+    .toBe(property === "language" && value === "br" ? "pt-BR" : value);
+}
+
+/**
+ * Waits until no CSS transition or finite animation runs: a dialog fading in or colours changing
+ * with the theme would be measured half-way.
+ */
+export async function transitionsDone(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document
+            .getAnimations()
+            .filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+            .length,
+      ),
+    )
+    .toBe(0);
+}
+
+/**
+ * axe on the page as it is now in every theme: all rules in the user's current theme, the colour
+ * rules in each of the other three (switched in place), then back to the first theme.
+ */
+export async function expectAccessibleInThemes(
+  page: Page,
+  where: string,
+  options: {
+    soft?: boolean;
+    axe?: (page: Page, where: string, options: AxeOptions) => Promise<void>;
+    /** A further check of the colours, run in each theme. */
+    each?: (theme: string) => Promise<void>;
+  } = {},
+): Promise<void> {
+  const axe = options.axe ?? expectAccessible;
+  const soft = options.soft ?? false;
+  const current = (await page.evaluate(() => document.documentElement.dataset.theme)) ?? THEMES[0];
+  await axe(page, `${where} (${current})`, { soft });
+  await options.each?.(current);
+  for (const theme of THEMES.filter((t) => t !== current)) {
+    await applyPreference(page, "theme", theme);
+    await axe(page, `${where} (${theme})`, { soft, colourOnly: true });
+    await options.each?.(theme);
+  }
+  await applyPreference(page, "theme", current);
+}
+
+/**
+ * Moves to `path` inside the app, as a link would (the router follows the history), without
+ * loading the page again.
+ */
+export async function navigate(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
 }

@@ -36,7 +36,7 @@ async function answerCurrent(page: Page, questions: YamlQuestion[], right: boole
   await expect(page.getByTestId("explanation")).toBeVisible();
 }
 
-test("an employee learns a whole training, with one wrong answer, and holds the certificate @phone", async ({
+test("an employee learns a whole training, with one wrong answer, and holds the certificate @phone @desktop", async ({
   page,
 }) => {
   const questions = questionsOf("schweigepflicht");

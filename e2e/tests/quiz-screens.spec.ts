@@ -5,6 +5,8 @@ import {
   createTeam,
   exactly,
   expectAccessible,
+  expectAccessibleInThemes,
+  onPhone,
   openAs,
   runTimers,
   setLanguage,
@@ -127,7 +129,7 @@ async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> 
 /* ---------- Defects found in use ---------- */
 
 for (const lang of ["de", "en"]) {
-  test(`a locked questionnaire opened by its address says it is locked and leads to the one to do first (${lang}) @phone`, async ({
+  test(`a locked questionnaire opened by its address says it is locked and leads to the one to do first (${lang})${onPhone(lang)}`, async ({
     page,
   }) => {
     const { where } = await learner(page, lang);
@@ -495,9 +497,13 @@ async function expectIndicatorContrast(page: Page, where: string): Promise<void>
  * axe with the page's clock stopped, stepped on a millisecond at a time while axe runs (its own
  * timers need it): the pop-up, which leaves after 2.8 s of page time, stays for the whole check.
  */
-async function accessibleWhileStopped(page: Page, where: string): Promise<void> {
+async function accessibleWhileStopped(
+  page: Page,
+  where: string,
+  options: { colourOnly?: boolean } = {},
+): Promise<void> {
   let done = false;
-  const run = expectAccessible(page, where).then(
+  const run = expectAccessible(page, where, options).then(
     () => null,
     (e: unknown) => e,
   );
@@ -509,89 +515,107 @@ async function accessibleWhileStopped(page: Page, where: string): Promise<void> 
   if (error) throw error;
 }
 
-/** axe at the desktop width, then no sideways scrolling and axe again at 360 px. */
-async function checkScreen(page: Page, where: string, stopClock = false): Promise<void> {
+/**
+ * axe at the desktop width (German: in all four themes, switched in place; English: in the
+ * learner's theme), then no sideways scrolling and axe again at 360 px.
+ */
+async function checkScreen(
+  page: Page,
+  where: string,
+  lang: string,
+  options: { stopClock?: boolean; each?: (theme: string) => Promise<void> } = {},
+): Promise<void> {
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
-  const axe = stopClock ? accessibleWhileStopped : expectAccessible;
-  await axe(page, where);
+  const axe = options.stopClock ? accessibleWhileStopped : expectAccessible;
+  if (lang === "de") {
+    await expectAccessibleInThemes(page, where, { axe, ...(options.each ? { each: options.each } : {}) });
+  } else {
+    await axe(page, where);
+    await options.each?.("dark");
+  }
   await page.setViewportSize({ width: 360, height: 740 });
   await expectNoSidewaysScroll(page, `${where} at 360 px`);
   await axe(page, `${where} at 360 px`);
   await page.setViewportSize(size);
-  if (stopClock) await expect(page.getByTestId("feedback-popup"), `${where} was checked`).toBeVisible();
+  if (options.stopClock) await expect(page.getByTestId("feedback-popup"), `${where} was checked`).toBeVisible();
 }
 
-for (const theme of THEMES) {
-  for (const lang of ["de", "en"]) {
-    test(`every quiz screen passes axe without sideways scrolling: ${theme}, ${lang}`, async ({ page }) => {
-      // A whole questionnaire with 18 axe runs: three times the usual time.
-      test.slow();
-      const { where } = await learner(page, lang, theme);
-      await page.goto(where.quizzes[1] ?? "");
-      await expect(page.getByTestId("quiz-locked")).toBeVisible();
-      await checkScreen(page, `the locked questionnaire (${theme}, ${lang})`);
+/**
+ * Every quiz screen: German in the four themes (all rules in the first, the colour rules in the
+ * others), English with all rules in the dark theme.
+ */
+for (const lang of ["de", "en"]) {
+  test(`every quiz screen passes axe without sideways scrolling (${lang})`, async ({ page }) => {
+    // A whole questionnaire with axe on every screen: three times the usual time.
+    test.slow();
+    const { where } = await learner(page, lang, lang === "de" ? THEMES[0] : "dark");
+    const theme = lang === "de" ? "every theme" : "dark";
+    await page.goto(where.quizzes[1] ?? "");
+    await expect(page.getByTestId("quiz-locked")).toBeVisible();
+    await checkScreen(page, `the locked questionnaire (${theme}, ${lang})`, lang);
 
-      await page.goto(where.quizzes[0] ?? "");
-      await expect(page.getByText(text(lang, "quiz.independence.confirm"))).toBeVisible();
-      await checkScreen(page, `the independence confirmation (${theme}, ${lang})`);
-      await startQuiz(page, lang);
-      // The first answer wrong, with its marks; the rest right up to the result screen.
-      let wrong = true;
-      for (let step = 0; step < 12; step++) {
-        if (step === 0) {
-          await checkScreen(page, `a question (${theme}, ${lang})`);
-          await expectIndicatorContrast(page, `a question (${theme}, ${lang})`);
-        }
-        if (step === 0) {
-          // The clock stops before the answer is sent, so the pop-up's timer waits for the check
-          // (3 s ahead of the page's own time: a jump never into its past; nothing is due meanwhile).
-          const pageNow = await page.evaluate(() => Date.now());
-          await page.clock.pauseAt(new Date(pageNow + 3_000));
-        }
-        await answer(page, lang, wrong ? oneWrong : rightOnes);
-        if (step === 0) {
-          await checkScreen(page, `the pop-up (${theme}, ${lang})`, true);
-          await page.clock.resume();
-        }
-        await skipPopup(page);
-        if (step === 0) {
-          await checkScreen(page, `the verdict and explanation (${theme}, ${lang})`);
-          await page.getByRole("button", { name: exactly(lang, "quiz.help.button") }).click();
-          const help = page.getByRole("dialog", { name: exactly(lang, "quiz.help.title") });
-          await expect(help).toBeVisible();
-          await expectAccessible(page, `the help dialog (${theme}, ${lang})`);
-          await page.keyboard.press("Escape");
-          await expect(help).toBeHidden();
-          // The pointer leaves the help button, whose tooltip it would otherwise keep open.
-          await page.mouse.move(0, 0);
-          await expect(page.getByRole("tooltip")).toHaveCount(0);
-        }
-        if ((await page.getByTestId("explanation-image").count()) > 0) {
-          await page.getByTestId("explanation-image").click();
-          await expect(page.getByTestId("zoomed-image")).toBeVisible();
-          await checkScreen(page, `the full-screen image (${theme}, ${lang})`);
-          await page.keyboard.press("Escape");
-          await expect(page.getByTestId("zoomed-image")).toBeHidden();
-        }
-        wrong = false;
-        const finish = page.getByRole("button", { name: exactly(lang, "quiz.finish") });
-        if (await finish.isVisible()) {
-          await finish.click();
-          const result = page.getByTestId("quiz-result");
-          await expect(result).toBeVisible();
-          await checkScreen(page, `the result (${theme}, ${lang})`);
-          const nextRound = result.getByRole("button", { name: exactly(lang, "quiz.result.nextRound") });
-          if (await nextRound.isVisible()) {
-            await nextRound.click();
-            await expect(page.getByTestId("question-text")).toBeVisible();
-            continue;
-          }
-          return;
-        }
-        await page.getByRole("button", { name: exactly(lang, "quiz.nextQuestion") }).click();
-        await expect(page.getByTestId("question-text")).toBeVisible();
+    await page.goto(where.quizzes[0] ?? "");
+    await expect(page.getByText(text(lang, "quiz.independence.confirm"))).toBeVisible();
+    await checkScreen(page, `the independence confirmation (${theme}, ${lang})`, lang);
+    await startQuiz(page, lang);
+    // The first answer wrong, with its marks; the rest right up to the result screen.
+    let wrong = true;
+    for (let step = 0; step < 12; step++) {
+      if (step === 0) {
+        await checkScreen(page, `a question (${theme}, ${lang})`, lang, {
+          each: (t) => expectIndicatorContrast(page, `a question (${t}, ${lang})`),
+        });
       }
-      throw new Error("the questionnaire did not finish");
-    });
-  }
+      if (step === 0) {
+        // The clock stops before the answer is sent, so the pop-up's timer waits for the check
+        // (3 s ahead of the page's own time: a jump never into its past; nothing is due meanwhile).
+        const pageNow = await page.evaluate(() => Date.now());
+        await page.clock.pauseAt(new Date(pageNow + 3_000));
+      }
+      await answer(page, lang, wrong ? oneWrong : rightOnes);
+      if (step === 0) {
+        await checkScreen(page, `the pop-up (${theme}, ${lang})`, lang, { stopClock: true });
+        await page.clock.resume();
+      }
+      await skipPopup(page);
+      if (step === 0) {
+        await checkScreen(page, `the verdict and explanation (${theme}, ${lang})`, lang);
+        await page.getByRole("button", { name: exactly(lang, "quiz.help.button") }).click();
+        const help = page.getByRole("dialog", { name: exactly(lang, "quiz.help.title") });
+        await expect(help).toBeVisible();
+        if (lang === "de") await expectAccessibleInThemes(page, `the help dialog (${lang})`);
+        else await expectAccessible(page, `the help dialog (${theme}, ${lang})`);
+        await page.keyboard.press("Escape");
+        await expect(help).toBeHidden();
+        // The pointer leaves the help button, whose tooltip it would otherwise keep open.
+        await page.mouse.move(0, 0);
+        await expect(page.getByRole("tooltip")).toHaveCount(0);
+      }
+      if ((await page.getByTestId("explanation-image").count()) > 0) {
+        await page.getByTestId("explanation-image").click();
+        await expect(page.getByTestId("zoomed-image")).toBeVisible();
+        await checkScreen(page, `the full-screen image (${theme}, ${lang})`, lang);
+        await page.keyboard.press("Escape");
+        await expect(page.getByTestId("zoomed-image")).toBeHidden();
+      }
+      wrong = false;
+      const finish = page.getByRole("button", { name: exactly(lang, "quiz.finish") });
+      if (await finish.isVisible()) {
+        await finish.click();
+        const result = page.getByTestId("quiz-result");
+        await expect(result).toBeVisible();
+        await checkScreen(page, `the result (${theme}, ${lang})`, lang);
+        const nextRound = result.getByRole("button", { name: exactly(lang, "quiz.result.nextRound") });
+        if (await nextRound.isVisible()) {
+          await nextRound.click();
+          await expect(page.getByTestId("question-text")).toBeVisible();
+          continue;
+        }
+        return;
+      }
+      await page.getByRole("button", { name: exactly(lang, "quiz.nextQuestion") }).click();
+      await expect(page.getByTestId("question-text")).toBeVisible();
+    }
+    throw new Error("the questionnaire did not finish");
+  });
 }

@@ -39,6 +39,11 @@ export function App() {
     });
   }, [base, language]);
 
+  // The theme's name on the document, as its language is: for styles and for tests to see it applied.
+  useEffect(() => {
+    document.documentElement.dataset.theme = themeName;
+  }, [themeName]);
+
   useEffect(() => {
     if (i18n.language !== language) void i18n.changeLanguage(language);
   }, [language]);

@@ -60,6 +60,18 @@ function set(next: Partial<State>): void {
   for (const l of listeners) l();
 }
 
+/**
+ * Another tab of this browser changed the session (a login, a logout, a renewed token, a new
+ * theme or language): this tab follows, as it would after a reload. The lockout stays this tab's.
+ */
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (event) => {
+    if (event.storageArea !== localStorage) return;
+    if (event.key !== null && !Object.values(KEYS).includes(event.key as (typeof KEYS)[keyof typeof KEYS])) return;
+    set({ ...restore(), lockedOut: state.lockedOut });
+  });
+}
+
 export const sessionStore = {
   get: () => state,
   subscribe(listener: () => void) {
