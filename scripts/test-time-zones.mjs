@@ -30,6 +30,8 @@ const run = spawnSync("npx", ["vitest", "run", ...files], {
   env: { ...process.env, TZ: SECOND_ZONE },
 });
 if (run.status !== 0) {
-  console.error(`The date-sensitive tests fail with TZ=${SECOND_ZONE}: a calendar day depends on the process's time zone.`);
+  console.error(
+    `The date-sensitive tests fail with TZ=${SECOND_ZONE}: a calendar day depends on the process's time zone.`,
+  );
 }
 process.exit(run.status ?? 1);

@@ -5,4 +5,3 @@
 // the process's zone fails in one of them.
 export const FIRST_ZONE = "Pacific/Kiritimati";
 export const SECOND_ZONE = "America/Los_Angeles";
-
