@@ -286,3 +286,15 @@ export async function expectAccessible(page: Page, where: string, { soft = false
   // soft: the test goes on and reports every screen's violations at its end.
   (soft ? expect.soft : expect)(violations, `axe on ${where}`).toEqual([]);
 }
+
+/** At 360 px the page is no wider than the viewport (then back to the project's size). */
+export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+      message: `sideways scroll at 360 px on ${where}`,
+    })
+    .toBeLessThanOrEqual(0);
+  if (size) await page.setViewportSize(size);
+}

@@ -4,6 +4,7 @@ import {
   createTeam,
   exactly,
   expectAccessible,
+  expectNoSidewaysScroll,
   loginWith,
   openAs,
   openUserMenu,
@@ -150,18 +151,6 @@ async function scanAll(page: Page, who: TestUser, lang: string, screens: Screen[
       });
     }
   }
-}
-
-/** At 360 px the page is no wider than the viewport. */
-async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 360, height: 740 });
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
-      message: `sideways scroll at 360 px on ${where}`,
-    })
-    .toBeLessThanOrEqual(0);
-  if (size) await page.setViewportSize(size);
 }
 
 for (const lang of ["de", "en"]) {
