@@ -28,6 +28,11 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   await expect(save).toBeEnabled();
   await save.click();
   await expect(page.getByText("Benutzer angelegt")).toBeVisible();
+  // A generated password is handed over after saving (users-daily.spec tests the dialog).
+  await page
+    .getByRole("dialog", { name: /^Zugangsdaten für Lena/ })
+    .getByRole("button", { name: "Fertig" })
+    .click();
   await expect(page).toHaveURL(/\/users$/);
 
   await page.getByLabel("Mitarbeitende suchen").fill(`  ${suffix} `);

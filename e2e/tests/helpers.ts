@@ -396,14 +396,14 @@ export async function expectAccessibleInThemes(
   await applyPreference(page, "theme", current);
 }
 
-/**
- * Moves to `path` inside the app, as a link would (the router follows the history), without
- * loading the page again.
- */
-export async function navigate(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, "", to);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, path);
-  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === path);
+/** At 360 px the page is no wider than the viewport (then back to the project's size). */
+export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+      message: `sideways scroll at 360 px on ${where}`,
+    })
+    .toBeLessThanOrEqual(0);
+  if (size) await page.setViewportSize(size);
 }

@@ -234,7 +234,7 @@ test("files that cannot be imported say why, in English", async ({ page }) => {
   await expect(dialog.getByTestId("import-preview")).toContainText("Jane");
 });
 
-test("deleting the employees a file leaves out needs a confirmation naming their number", async ({ page }) => {
+test("deleting the employees a file leaves out needs a confirmation naming them", async ({ page }) => {
   const suffix = unique();
   const { superchris } = await createTeam(page.request, ["superchris"]);
   const { token } = await apiLogin(page, superchris);
@@ -265,7 +265,8 @@ test("deleting the employees a file leaves out needs a confirmation naming their
 
   await dialog.getByRole("button", { name: "Importieren" }).click();
   const confirm = page.getByRole("dialog", { name: "Benutzer löschen?" });
-  await expect(confirm).toContainText("Benutzer, die beim Import gelöscht werden: 1.");
+  await expect(confirm).toContainText("werden beim Import gelöscht (1):");
+  await expect(confirm.getByRole("listitem")).toHaveText([`Test ${suffix}, Noah (noah.${suffix})`]);
   await confirm.getByRole("button", { name: "Abbrechen" }).click();
   await expect(confirm).toBeHidden();
   await expect(dialog.getByTestId("import-result")).toHaveCount(0);

@@ -6,6 +6,7 @@ import {
   exactly,
   expectAccessible,
   expectAccessibleInThemes,
+  expectNoSidewaysScroll,
   loginWith,
   openAs,
   openUserMenu,
@@ -163,18 +164,6 @@ async function scanAll(page: Page, who: TestUser, screens: Screen[]): Promise<vo
       });
     }
   }
-}
-
-/** At 360 px the page is no wider than the viewport. */
-async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 360, height: 740 });
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
-      message: `sideways scroll at 360 px on ${where}`,
-    })
-    .toBeLessThanOrEqual(0);
-  if (size) await page.setViewportSize(size);
 }
 
 for (const lang of ["de", "en"]) {

@@ -1,6 +1,7 @@
 import {
   checkImportRows,
   ErrorCode,
+  type ImportDeletedUser,
   type ImportProblem,
   type ImportResult,
   type ImportRow,
@@ -66,9 +67,11 @@ interface ResolvedRow {
 
 interface Plan {
   actions: Action[];
-  deleteIds: number[];
+  /** The employees the file leaves out; null when the import deletes nobody (no deleteMissing). */
+  deletions: ImportDeletedUser[] | null;
 }
 
+const byName = new Intl.Collator("de", { sensitivity: "base", numeric: true });
 const isEmployeeOnly = (roles: readonly Role[]) => roles.length === 1 && roles[0] === "employee";
 const sameSet = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x) => b.includes(x));
 
@@ -163,7 +166,7 @@ async function planImport(
   });
   if (problems.length > 0) {
     problems.sort((a, b) => a.row - b.row);
-    return { plan: { actions: [], deleteIds: [] }, problems };
+    return { plan: { actions: [], deletions: null }, problems };
   }
 
   const ids = (names: string[], map: Map<string, number>) =>
@@ -188,20 +191,30 @@ async function planImport(
     return same ? { kind: "unchanged", row } : { kind: "update", row, id: current.id, values };
   });
 
-  let deleteIds: number[] = [];
+  let deletions: ImportDeletedUser[] | null = null;
   if (deleteMissing) {
     const facilityIds = rows.map((r) => lookup.facilities.get(importKey(r.facility)) as number);
     const candidates = await db
       .select({
         id: users.id,
+        name: users.name,
+        surname: users.surname,
+        login: users.login,
         staff: sql<boolean>`exists (select 1 from "user_roles" ur where ur."user_id" = "users"."id" and ur."role" <> 'employee')`,
       })
       .from(users)
       .where(inArray(users.facilityId, [...new Set(facilityIds)]));
     const inFile = new Set([...existing.values()].map((u) => u.id));
-    deleteIds = candidates.filter((c) => !c.staff && !inFile.has(c.id) && c.id !== actor.id).map((c) => c.id);
+    // Sorted as a reader expects (Öztürk beside Ozturk, not after Zimmermann as in byte order).
+    deletions = candidates
+      .filter((c) => !c.staff && !inFile.has(c.id) && c.id !== actor.id)
+      .map(({ id, name, surname, login }) => ({ id, name, surname, login }))
+      .sort(
+        (a, b) =>
+          byName.compare(a.surname, b.surname) || byName.compare(a.name, b.name) || byName.compare(a.login, b.login),
+      );
   }
-  return { plan: { actions, deleteIds }, problems: [] };
+  return { plan: { actions, deletions }, problems: [] };
 }
 
 function summary(plan: Plan): ImportResult {
@@ -210,7 +223,8 @@ function summary(plan: Plan): ImportResult {
     created: count("create"),
     updated: count("update"),
     unchanged: count("unchanged"),
-    deleted: plan.deleteIds.length,
+    deleted: plan.deletions?.length ?? 0,
+    ...(plan.deletions ? { deleted_users: plan.deletions } : {}),
   };
 }
 
@@ -272,7 +286,7 @@ async function writePlan(tx: Tx, plan: Plan, hashes: Map<number, string>, now: D
       part.map((a) => ({ id: a.id, values: a.values })),
     );
   }
-  for (const part of chunks(plan.deleteIds)) {
+  for (const part of chunks((plan.deletions ?? []).map((u) => u.id))) {
     // Guarded again by role inside the transaction: nobody with a staff role is ever deleted.
     const staff = tx.select({ id: userRoles.userId }).from(userRoles).where(sql`${userRoles.role} <> 'employee'`);
     await tx.delete(users).where(and(inArray(users.id, part), notInArray(users.id, staff)));

@@ -170,16 +170,35 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     const leave = await createUser(ctx, ["employee"], fa.id);
     const supervisorAndEmployee = await createUser(ctx, ["supervisor", "employee"], fa.id);
     const employeeOfB = cast.users.employeeB;
+    // An employee with an umlaut in the surname, to see the list sorted as a reader expects.
+    const umlaut = row();
+    expect((await importAs("superchris", [umlaut])).statusCode).toBe(200);
     const file = [row({ login: stay.login, password: "" })];
     const before = await userCount();
     const dry = await importAs("superchris", file, "?deleteNotIncludedUsers=true&dryRun=true");
     expect(dry.statusCode, dry.body).toBe(200);
     const wouldDelete = dry.json().deleted as number;
     expect(wouldDelete).toBeGreaterThanOrEqual(2);
+    // The dry run names whom it would delete (for the confirmation), sorted by surname and name.
+    const named = dry.json().deleted_users as { id: number; name: string; surname: string; login: string }[];
+    expect(named).toHaveLength(wouldDelete);
+    expect(named).toContainEqual({ id: leave.id, name: "Test", surname: expect.any(String), login: leave.login });
+    const ids = named.map((u) => u.id);
+    for (const kept of [stay.id, supervisorAndEmployee.id, employeeOfB.id, cast.users.superchris.id]) {
+      expect(ids).not.toContain(kept);
+    }
+    // In reading order: umlauts beside their base letter, numbers by value (User 9 before User 10).
+    const collator = new Intl.Collator("de", { sensitivity: "base", numeric: true });
+    const order = named.map((u) => [u.surname, u.name, u.login] as const);
+    const compare = (a: readonly string[], b: readonly string[]) =>
+      a.reduce((found, part, i) => found || collator.compare(part, b[i] ?? ""), 0);
+    expect(order).toEqual([...order].sort(compare));
+    expect(named.map((u) => u.login)).toContain(umlaut.login);
     expect(await userCount(), "a dry run writes nothing").toBe(before);
     const res = await importAs("superchris", file, "?deleteNotIncludedUsers=true");
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ updated: 1, deleted: wouldDelete });
+    expect((res.json().deleted_users as { id: number }[]).map((u) => u.id)).toEqual(ids);
     expect(await userCount()).toBe(before - wouldDelete);
     const remaining = new Set((await search("")).map((u) => u.id));
     expect(remaining.has(stay.id)).toBe(true);
@@ -195,7 +214,9 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     }
     // Without the flag nothing is deleted.
     const other = await createUser(ctx, ["employee"], fa.id);
-    expect((await importAs("superchris", file)).json().deleted).toBe(0);
+    const kept = (await importAs("superchris", file)).json();
+    expect(kept.deleted).toBe(0);
+    expect(kept, "no list without the flag").not.toHaveProperty("deleted_users");
     expect((await search(other.login)).length).toBe(1);
   });
 

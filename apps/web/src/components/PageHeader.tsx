@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Title, Tooltip } from "@mantine/core";
+import { ActionIcon, Box, Group, Title, Tooltip } from "@mantine/core";
 import { IconArrowLeft } from "@tabler/icons-react";
 import type { ReactNode, Ref } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,8 +19,9 @@ export function PageHeader({
 }) {
   const { t } = useTranslation();
   return (
-    <Group justify="space-between" mb="lg" wrap="nowrap" align="center">
-      <Group gap="sm" wrap="nowrap">
+    // On a phone the actions move below a title they do not leave room for, rather than widen the page.
+    <Group justify="space-between" mb="lg" wrap="wrap" align="center" gap="xs">
+      <Group gap="sm" wrap="nowrap" miw={0}>
         <Tooltip label={t("nav.backHome")}>
           <ActionIcon component={Link} to="/" variant="light" size="lg" aria-label={t("nav.backHome")}>
             <IconArrowLeft size={20} />
@@ -31,12 +32,13 @@ export function PageHeader({
           fz={{ base: "h3", sm: "h2" }}
           ref={headingRef}
           tabIndex={headingRef ? -1 : undefined}
-          style={headingRef ? { outline: "none" } : undefined}
+          miw={0}
+          style={{ overflowWrap: "break-word", ...(headingRef ? { outline: "none" } : {}) }}
         >
           {title}
         </Title>
       </Group>
-      {children}
+      {children && <Box ml="auto">{children}</Box>}
     </Group>
   );
 }

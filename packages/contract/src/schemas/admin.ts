@@ -113,12 +113,28 @@ export const ImportQuery = z
   })
   .strict();
 
+/** An employee the import deletes because the file leaves them out. */
+export const ImportDeletedUser = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    surname: z.string(),
+    login: z.string(),
+  })
+  .meta({ id: "ImportDeletedUser" });
+export type ImportDeletedUser = z.infer<typeof ImportDeletedUser>;
+
 export const ImportResult = z
   .object({
     created: z.number().int(),
     updated: z.number().int(),
     unchanged: z.number().int(),
     deleted: z.number().int(),
+    /**
+     * With deleteNotIncludedUsers=true: who is (or, in a dry run, would be) deleted, by surname
+     * and name, so the confirmation names them instead of giving a bare count.
+     */
+    deleted_users: z.array(ImportDeletedUser).optional(),
   })
   .meta({ id: "ImportResult" });
 export type ImportResult = z.infer<typeof ImportResult>;

@@ -1,6 +1,6 @@
 import { formatDate, type OverviewUser, type TopicOverview } from "@carecampus/contract";
-import { ActionIcon, Box, Group, Pagination, Stack, Text, TextInput, Tooltip } from "@mantine/core";
-import { IconCircleCheck, IconSearch } from "@tabler/icons-react";
+import { ActionIcon, Box, Group, Pagination, Stack, Text, TextInput, Tooltip, VisuallyHidden } from "@mantine/core";
+import { IconCalendarEvent, IconCircleCheck, IconSearch } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { showSuccess } from "../../api/client";
@@ -14,6 +14,21 @@ type Training = TopicOverview["trainings"][number];
 /** Learners per page: a readable table on a laptop, and no frozen browser with 300 or 3 000. */
 const PAGE = 25;
 
+/** Stands for the date in a translated sentence, so the words around it can be told apart. */
+const MARK = "\u0000";
+
+/** 'erworben am 03.02.2026' with only the date on screen: the words are for screen readers. */
+function DateInWords({ text, date }: { text: string; date: string }) {
+  const [before = "", after = ""] = text.split(MARK);
+  return (
+    <span>
+      {before.trim() && <VisuallyHidden>{before}</VisuallyHidden>}
+      {date}
+      {after.trim() && <VisuallyHidden>{after}</VisuallyHidden>}
+    </span>
+  );
+}
+
 interface Pending {
   user: OverviewUser;
   training: Training;
@@ -22,6 +37,8 @@ interface Pending {
 /**
  * Matrix mode (spec §2): learners as columns, one row per training, each cell the acquired
  * or expiry date on its status colour; passive trainings get the toggle that marks them passed.
+ * The colour always follows the expiry date, so the cells say which date they show: a note
+ * above the table, and each cell's text ('acquired on 03.02.2026', the words hidden on screen).
  */
 export function MatrixView({ overview, trainings }: { overview: TopicOverview; trainings: Training[] }) {
   const { t } = useTranslation();
@@ -29,6 +46,8 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
   const [page, setPage] = useState(1);
   const [pending, setPending] = useState<Pending | null>(null);
   const markPassive = useMarkPassive();
+  const acquiredMode = settings["show-acquired-at"];
+  const day = (iso: string) => formatDate(iso, settings["time-zone"]);
   const needle = filter.trim().toLocaleLowerCase("de");
   const users = needle
     ? overview.users.filter((u) => `${u.name} ${u.surname}`.toLocaleLowerCase("de").includes(needle))
@@ -65,8 +84,14 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
           {t("progress.learnerCount", { count: users.length })}
         </Text>
       </Group>
+      <Group gap={6} wrap="nowrap" align="flex-start" data-testid="matrix-date-note">
+        <IconCalendarEvent size={18} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+        <Text size="sm" id="matrix-date-note">
+          {acquiredMode ? t("progress.datesAcquired") : t("progress.datesExpiry")}
+        </Text>
+      </Group>
       <Box className={classes.matrixScroll} data-testid="progress-matrix">
-        <table className={classes.matrix}>
+        <table className={classes.matrix} aria-describedby="matrix-date-note">
           <thead>
             <tr>
               <th className={classes.corner}>{t("progress.training")}</th>
@@ -94,8 +119,16 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
                       </td>
                     );
                   }
-                  const date = settings["show-acquired-at"] ? cell.acquired_at : cell.expires_at;
-                  const label = `${u.name} ${u.surname}, ${tr.name}: ${t(`expiry.${cell.colour}`)}`;
+                  const date = acquiredMode ? cell.acquired_at : cell.expires_at;
+                  // What the cell says, as words: the date with what it is, and the status of its colour.
+                  const dateText = date
+                    ? t(acquiredMode ? "progress.acquiredOn" : "progress.validUntil", { date: day(date) })
+                    : t("progress.noCertificate");
+                  const expiry =
+                    acquiredMode && cell.expires_at
+                      ? ` · ${t("progress.validUntil", { date: day(cell.expires_at) })}`
+                      : "";
+                  const label = `${u.name} ${u.surname}, ${tr.name}: ${dateText}${expiry} – ${t(`expiry.${cell.colour}`)}`;
                   return (
                     <td
                       key={u.id}
@@ -108,7 +141,17 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
                       data-testid="matrix-cell"
                     >
                       <Group gap={4} justify="center" wrap="nowrap">
-                        <span>{date ? formatDate(date, settings["time-zone"]) : "—"}</span>
+                        {date ? (
+                          <DateInWords
+                            text={t(acquiredMode ? "progress.acquiredOn" : "progress.validUntil", { date: MARK })}
+                            date={day(date)}
+                          />
+                        ) : (
+                          <span>
+                            <span aria-hidden>—</span>
+                            <VisuallyHidden>{t("progress.noCertificate")}</VisuallyHidden>
+                          </span>
+                        )}
                         {tr.passive && (
                           <Tooltip label={t("progress.markPassive")}>
                             <ActionIcon

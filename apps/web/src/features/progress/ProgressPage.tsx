@@ -18,6 +18,7 @@ import { IconAdjustments, IconFileSpreadsheet, IconInfoCircle } from "@tabler/ic
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../../api/client";
+import { settings } from "../../app/settings";
 import { PageHeader } from "../../components/PageHeader";
 import { TrainingSelection } from "../../components/TrainingSelection";
 import { useCatalogue, useFacilities } from "../../queries/admin";
@@ -134,7 +135,9 @@ export default function ProgressPage() {
                 </Chip.Group>
               </ScrollArea>
             )}
-            <Legend />
+            <Legend
+              note={mode === "matrix" && settings["show-acquired-at"] ? t("progress.legendFollowsExpiry") : undefined}
+            />
           </Stack>
         </Card>
 

@@ -48,6 +48,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { TrainingSelection } from "../../components/TrainingSelection";
 import { useCatalogue, useFacilities } from "../../queries/admin";
 import { useRequiredSession } from "../../session/store";
+import { type AccessData, AccessDataDialog, GeneratedPassword } from "./AccessData";
 import {
   useActivities,
   useAdminUser,
@@ -163,6 +164,11 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const [newFacility, setNewFacility] = useState("");
   const [newExtra, setNewExtra] = useState("");
   const [busy, setBusy] = useState(false);
+  /** The last generated password, shown in clear while the field still holds it. */
+  const [generated, setGenerated] = useState<string | null>(null);
+  const [passwordVisible, setPasswordVisible] = useState(false);
+  /** Saved with a generated password: the login data to hand over (the dialog after saving). */
+  const [access, setAccess] = useState<AccessData | null>(null);
   const creating = editId === undefined;
 
   const form = useForm<FormValues>({
@@ -190,6 +196,12 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const roles = normaliseRoles(values.roles);
   const facilityRule = facilityRequirement(roles);
   const passwordList = values.password === "" ? [] : passwordProblems(values.password);
+  const generate = () => {
+    const password = generatePassword(random);
+    form.setFieldValue("password", password);
+    setGenerated(password);
+    setPasswordVisible(true);
+  };
   // The same validate function as the field errors (the contract's rule), without marking fields.
   const canSave = !busy && form.isValid();
 
@@ -239,7 +251,10 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
       else await call(endpoints.adminUserUpdate, { params: { id: editId }, body });
       showSuccess(t(creating ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
-      navigate("/users");
+      // A generated password is handed over now (copy, access slip); one typed in is known already.
+      if (v.password !== "" && v.password === generated) {
+        setAccess({ name: v.name, surname: v.surname, login: body.login, password: v.password });
+      } else navigate("/users");
     } catch {
       // the client shows the error toast; nothing was saved
     } finally {
@@ -293,15 +308,14 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
                   error={form.errors.password ? true : undefined}
                   autoComplete="new-password"
                   required={creating}
+                  visible={passwordVisible}
+                  onVisibilityChange={setPasswordVisible}
                 />
-                <Button
-                  variant="light"
-                  leftSection={<IconWand size={16} />}
-                  onClick={() => form.setFieldValue("password", generatePassword(random))}
-                >
+                <Button variant="light" leftSection={<IconWand size={16} />} onClick={generate}>
                   {t("editUser.generate")}
                 </Button>
               </Group>
+              {generated !== null && values.password === generated && <GeneratedPassword password={generated} />}
               {passwordList.length > 0 && (
                 <List size="xs" c="dimmed" spacing={2} data-testid="password-problems">
                   {passwordList.map((p) => (
@@ -444,6 +458,7 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
           </Group>
         </Stack>
       </form>
+      <AccessDataDialog access={access} onClose={() => navigate("/users")} />
     </>
   );
 }

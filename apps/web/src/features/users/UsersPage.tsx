@@ -13,9 +13,10 @@ import {
   Text,
   TextInput,
   Tooltip,
+  VisuallyHidden,
 } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
+import { IconAt, IconBuilding, IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,6 +29,7 @@ import { useUserProgress } from "../../queries/learning";
 import { useRequiredSession } from "../../session/store";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
+import classes from "./users.module.css";
 
 const PROGRESS_HEIGHT = 84;
 
@@ -87,20 +89,35 @@ function UserCard({
             </Badge>
           ))}
         </Group>
+        {/* Login and facility tell apart two people of the same name without opening the card. */}
+        <Group gap="md" style={{ rowGap: 0 }} wrap="wrap" mt={2} data-testid="user-card-identity">
+          <Group gap={4} wrap="nowrap" miw={0}>
+            <IconAt size={14} aria-hidden style={{ flexShrink: 0 }} />
+            <Text size="sm" className={classes.identity}>
+              <VisuallyHidden>{t("users.login")}: </VisuallyHidden>
+              {user.login}
+            </Text>
+          </Group>
+          {user.facility && (
+            <Group gap={4} wrap="nowrap" miw={0}>
+              <IconBuilding size={14} aria-hidden style={{ flexShrink: 0 }} />
+              <Text size="sm" className={classes.identity}>
+                <VisuallyHidden>{t("users.facility")}: </VisuallyHidden>
+                {user.facility.name}
+              </Text>
+            </Group>
+          )}
+        </Group>
       </Accordion.Control>
       <Accordion.Panel>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
           <Stack gap={4}>
-            <Text size="sm">
-              <b>{t("users.login")}:</b> {user.login}
-            </Text>
-            <Text size="sm">
-              <b>{t("users.facility")}:</b> {user.facility?.name ?? "–"}
-            </Text>
-            {user.email && (
-              <Text size="sm">
+            {user.email ? (
+              <Text size="sm" className={classes.identity}>
                 <b>{t("users.email")}:</b> {user.email}
               </Text>
+            ) : (
+              <Text size="sm">{t("users.noEmail")}</Text>
             )}
           </Stack>
           {showProgress && open && user.roles.includes("employee") && <ProgressBars userId={user.id} />}

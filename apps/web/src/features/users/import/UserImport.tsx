@@ -2,6 +2,7 @@ import {
   checkImportRows,
   generatePassword,
   type ImportCatalogue,
+  type ImportDeletedUser,
   type ImportProblem,
   type ImportResult,
   type ImportRow,
@@ -17,6 +18,7 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useFacilities } from "../../../queries/admin";
 import { useActivities, useQualifications, userKeys } from "../queries";
 import { type CsvEncoding, type Delimiter, templateCsv } from "./csv";
+import { DeletionList } from "./DeletionList";
 import { FileDrop } from "./FileDrop";
 import { groupByRow, ImportPreview } from "./ImportPreview";
 import { ImportDone, ImportRunning } from "./ImportStatus";
@@ -97,7 +99,9 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
   const [deleteMissing, setDeleteMissing] = useState(false);
   const [onlyProblems, setOnlyProblems] = useState(false);
   const [checking, setChecking] = useState(false);
-  const [deletions, setDeletions] = useState<number | null>(null);
+  /** Who the import would delete (the dry run's list), kept while the confirmation closes. */
+  const [deletions, setDeletions] = useState<readonly ImportDeletedUser[]>([]);
+  const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<ImportResult | null>(null);
 
   // passwordRequired depends on which logins exist: only the server knows, and says so in its answer.
@@ -134,8 +138,10 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
     setChecking(true);
     try {
       const preview = await postImport(file.rows, { deleteMissing: true, dryRun: true });
-      if (preview.deleted > 0) setDeletions(preview.deleted);
-      else importUsers.mutate({ rows: file.rows, deleteMissing: true });
+      if (preview.deleted > 0) {
+        setDeletions(preview.deleted_users ?? []);
+        setConfirming(true);
+      } else importUsers.mutate({ rows: file.rows, deleteMissing: true });
     } catch (error) {
       refused(error);
     } finally {
@@ -264,16 +270,19 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
         </Stack>
       )}
       <ConfirmDialog
-        opened={deletions !== null}
+        opened={confirming}
         title={t("usersImport.deleteTitle")}
-        message={t("usersImport.deleteConfirm", { deleted: deletions ?? 0 })}
+        message={t("usersImport.deleteIntro", { deleted: deletions.length })}
         confirmLabel={t("usersImport.deleteConfirmButton")}
         danger
         onConfirm={async () => {
           if (file) importUsers.mutate({ rows: file.rows, deleteMissing: true });
         }}
-        onClose={() => setDeletions(null)}
-      />
+        onClose={() => setConfirming(false)}
+      >
+        <DeletionList users={deletions} />
+        <Text mb="lg">{t("usersImport.deleteConfirm")}</Text>
+      </ConfirmDialog>
     </Modal>
   );
 }
