@@ -332,7 +332,10 @@ export async function applyPreference(page: Page, property: "theme" | "language"
         body: JSON.stringify({ property, value }),
       });
       if (res.ok) {
+        // As the app writes them: the user, and the preferences kept for the login page.
         localStorage.setItem("carecampus.user", JSON.stringify({ ...user, [String(property)]: value }));
+        const kept = JSON.parse(localStorage.getItem("carecampus.preferences") ?? "{}") as Record<string, unknown>;
+        localStorage.setItem("carecampus.preferences", JSON.stringify({ ...kept, [String(property)]: value }));
         window.dispatchEvent(new StorageEvent("storage", { key: "carecampus.user", storageArea: localStorage }));
       }
       return res.status;

@@ -1,4 +1,4 @@
-import type { VersionResponse } from "@carecampus/contract";
+import type { Theme, VersionResponse } from "@carecampus/contract";
 import type { TokenService } from "./auth/tokens";
 import type { Config, LimitSettings } from "./config";
 import type { Database, Db } from "./db/client";
@@ -50,8 +50,13 @@ export interface LimitDeps {
   limits: LimitSettings;
 }
 
-/** Checking passwords: sessions to sign and the limits that guard every password check. */
-export interface LoginDeps extends SessionDeps, LimitDeps {}
+/**
+ * Checking passwords: sessions to sign and the limits that guard every password check; the
+ * answer's user has the installation's theme (THEME) unless they chose one.
+ */
+export interface LoginDeps extends SessionDeps, LimitDeps {
+  installationTheme: Theme;
+}
 
 /** The database and the clock of a wired app. */
 export function dbClock(deps: AppDeps): DbClock {

@@ -10,7 +10,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const session = () => ({ db: app.deps.database.db, tokens: app.deps.tokens });
 
   route(app, endpoints.login, {}, (request) =>
-    login({ ...session(), ...limitDeps(app.deps) }, request.body.login, request.body.password, request.ip),
+    login(
+      { ...session(), ...limitDeps(app.deps), installationTheme: app.deps.config.settings.theme },
+      request.body.login,
+      request.body.password,
+      request.ip,
+    ),
   );
 
   route(

@@ -21,7 +21,7 @@ export async function login(deps: LoginDeps, loginName: string, password: string
   const ok = await verifyPassword(found?.passwordHash, password);
   if (!found || !ok) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
   await attempt.succeeded();
-  const user = await getUser(deps.db, found.id);
+  const user = await getUser(deps.db, found.id, deps.installationTheme);
   const session = await loadSessionUser(deps.db, found.id);
   if (!user || !session) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
   const authTime = Math.floor(deps.now().getTime() / 1000);
@@ -60,7 +60,8 @@ export async function forgotPassword(deps: NotifyDeps, loginName: string): Promi
   const { db } = deps;
   const found = await findUserByLogin(db, loginName);
   if (!found) return "unknown";
-  const user = await getUser(db, found.id);
+  // Only the facility and the language matter here: any theme serves.
+  const user = await getUser(db, found.id, "carely");
   if (!user) return "unknown";
   const others = (ids: number[]) => ids.filter((id) => id !== user.id);
   let recipients = user.facility === null ? [] : others(await usersWithRole(db, "administrator", user.facility.id));

@@ -92,7 +92,8 @@ export const preferences = pgTable("preferences", {
     .references(() => users.id, { onDelete: "cascade" }),
   avatar: text("avatar").notNull().default("female"),
   language: text("language").notNull().default("de"),
-  theme: text("theme").notNull().default("carely"),
+  /** null: the user has not chosen, the installation's theme (THEME) applies. */
+  theme: text("theme"),
 });
 
 /** Areas of focus ("Tätigkeitsschwerpunkte"). */

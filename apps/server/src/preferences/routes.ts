@@ -13,7 +13,7 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => getOwnPreferences(db, actorOf(request), request.params.id),
+    (request) => getOwnPreferences(db, actorOf(request), request.params.id, app.deps.config.settings.theme),
   );
 
   route(
@@ -22,6 +22,7 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => changeOwnPreferences(db, actorOf(request), request.params.id, request.body),
+    (request) =>
+      changeOwnPreferences(db, actorOf(request), request.params.id, request.body, app.deps.config.settings.theme),
   );
 }

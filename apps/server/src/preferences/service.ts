@@ -5,14 +5,19 @@ import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db } from "../db/client";
 import { preferences } from "../db/schema";
 
-export async function getPreferences(db: Db, userId: number): Promise<Preferences | undefined> {
+/** A user who has not chosen a theme has the installation's (`installationTheme`, THEME). */
+export async function getPreferences(
+  db: Db,
+  userId: number,
+  installationTheme: Theme,
+): Promise<Preferences | undefined> {
   const rows = await db.select().from(preferences).where(eq(preferences.userId, userId)).limit(1);
   const row = rows[0];
   if (!row) return undefined;
   return {
     avatar: Avatar.catch("female").parse(row.avatar),
     language: Language.catch("de").parse(row.language),
-    theme: Theme.catch("carely").parse(row.theme),
+    theme: row.theme === null ? installationTheme : Theme.catch(installationTheme).parse(row.theme),
   };
 }
 
@@ -24,9 +29,14 @@ export async function updatePreferences(db: Db, userId: number, patch: Preferenc
 }
 
 /** GET /preferences/{id}: only the user themselves (or a superuser); else 1002. */
-export async function getOwnPreferences(db: Db, actor: Actor, userId: number): Promise<Preferences> {
+export async function getOwnPreferences(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  installationTheme: Theme,
+): Promise<Preferences> {
   assertMay(actor, "user.account", { id: userId });
-  const prefs = await getPreferences(db, userId);
+  const prefs = await getPreferences(db, userId, installationTheme);
   if (!prefs) throw notFound("user.account");
   return prefs;
 }
@@ -37,8 +47,9 @@ export async function changeOwnPreferences(
   actor: Actor,
   userId: number,
   patch: PreferencesPatch,
+  installationTheme: Theme,
 ): Promise<Preferences> {
-  const before = await getOwnPreferences(db, actor, userId);
+  const before = await getOwnPreferences(db, actor, userId, installationTheme);
   await updatePreferences(db, userId, patch);
   return { ...before, [patch.property]: patch.value };
 }

@@ -215,3 +215,34 @@ describe("deleted users", () => {
     expect((await call("GET", `/api/auth/users/${u.id}`, token)).statusCode).toBe(401);
   });
 });
+
+describe("the installation's theme (THEME)", () => {
+  it("is a new user's theme until they choose one; their choice wins, also when it is 'carely'", async () => {
+    const ocean = await createTestApp({ env: { THEME: "ocean" } });
+    try {
+      const user = await createUser(ocean, ["employee"], null);
+      const loggedIn = await ocean.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: { login: user.login, password: PASSWORD },
+      });
+      expect(loggedIn.json().user.theme).toBe("ocean");
+      const token = loggedIn.json().token as string;
+      const url = `/api/preferences/${user.id}`;
+      const read = (path: string) => ocean.app.inject({ method: "GET", url: path, headers: bearer(token) });
+      expect((await read(url)).json().theme).toBe("ocean");
+      expect((await read(`/api/auth/users/${user.id}`)).json().theme).toBe("ocean");
+      const chosen = await ocean.app.inject({
+        method: "PATCH",
+        url,
+        headers: bearer(token),
+        payload: { property: "theme", value: "carely" },
+      });
+      expect(chosen.json().theme).toBe("carely");
+      expect((await read(url)).json().theme).toBe("carely");
+      expect((await read(`/api/auth/users/${user.id}`)).json().theme).toBe("carely");
+    } finally {
+      await ocean.close();
+    }
+  });
+});

@@ -14,7 +14,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => getVisibleUser(db, actorOf(request), request.params.id),
+    (request) => getVisibleUser(db, actorOf(request), request.params.id, app.deps.config.settings.theme),
   );
 
   route(
@@ -23,7 +23,15 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => changeOwnAccount(limitDeps(app.deps), actorOf(request), request.params.id, request.body, request.ip),
+    (request) =>
+      changeOwnAccount(
+        limitDeps(app.deps),
+        actorOf(request),
+        request.params.id,
+        request.body,
+        request.ip,
+        app.deps.config.settings.theme,
+      ),
   );
 
   route(

@@ -117,8 +117,11 @@ export function toMasterData(r: MasterDataRow): AdminUser {
   };
 }
 
-/** The whole user of spec §3 (without the password), as the account screens see it. */
-export async function getUser(db: Db | Tx, id: number): Promise<User | undefined> {
+/**
+ * The whole user of spec §3 (without the password), as the account screens see it. A user who
+ * has not chosen a theme has the installation's (`installationTheme`, THEME).
+ */
+export async function getUser(db: Db | Tx, id: number, installationTheme: Theme): Promise<User | undefined> {
   const rows = await db
     .select({
       ...MASTER_DATA,
@@ -141,15 +144,15 @@ export async function getUser(db: Db | Tx, id: number): Promise<User | undefined
     show_help_redirect: r.showHelpRedirect,
     avatar: Avatar.catch("female").parse(r.avatar),
     language: Language.catch("de").parse(r.language),
-    theme: Theme.catch("carely").parse(r.theme),
+    theme: r.theme === null ? installationTheme : Theme.catch(installationTheme).parse(r.theme),
     passive: r.passive,
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
   };
 }
 
 /** GET /auth/users/{id}: the user themselves, or a user within the staff member's scope; else 1002. */
-export async function getVisibleUser(db: Db, actor: Actor, id: number): Promise<User> {
-  const user = await getUser(db, id);
+export async function getVisibleUser(db: Db, actor: Actor, id: number, installationTheme: Theme): Promise<User> {
+  const user = await getUser(db, id, installationTheme);
   // Users outside the caller's scope are answered as not found: never their data.
   if (!user) throw notFound("user.view");
   assertMay(actor, "user.view", { id: user.id, facilityId: user.facility?.id ?? null, roles: user.roles });
@@ -270,10 +273,11 @@ export async function changeOwnAccount(
   userId: number,
   patch: AccountPatch,
   ip: string,
+  installationTheme: Theme,
 ): Promise<User> {
   assertMay(actor, "user.account", { id: userId });
   await changeAccount(deps, userId, patch, ip);
-  const user = await getUser(deps.db, userId);
+  const user = await getUser(deps.db, userId, installationTheme);
   if (!user) throw notFound("user.account");
   return user;
 }
