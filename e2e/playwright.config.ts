@@ -39,13 +39,13 @@ export default defineConfig({
       // Tests tagged @phone run at phone size only, unless also tagged @desktop (helpers.onPhone).
       name: "desktop",
       grep: /^(?:(?!@phone).)*$|@desktop/,
-      testIgnore: /(lockout|qm-notice|installation-theme)\.spec/,
+      testIgnore: /(lockout|qm-notice|installation-settings)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${MAIN}`, viewport: { width: 1280, height: 800 } },
     },
     {
       name: "phone",
       grep: /@phone/,
-      testIgnore: /(lockout|qm-notice|installation-theme)\.spec/,
+      testIgnore: /(lockout|qm-notice|installation-settings)\.spec/,
       use: {
         ...chromium,
         baseURL: `http://127.0.0.1:${MAIN}`,
@@ -56,7 +56,7 @@ export default defineConfig({
     },
     {
       name: "short-session",
-      testMatch: /(lockout|qm-notice|installation-theme)\.spec/,
+      testMatch: /(lockout|qm-notice|installation-settings)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${SHORT}`, viewport: { width: 1280, height: 800 } },
     },
   ],
@@ -71,9 +71,9 @@ export default defineConfig({
       timeout: 120_000,
     },
     {
-      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog; the QM notice is on; the
-      // installation's theme is ocean.
-      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean`,
+      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog; the QM notice is on; an
+      // installation's own theme, content version, question type and logout portal.
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${SHORT}/api/health`,
       url: `http://127.0.0.1:${SHORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

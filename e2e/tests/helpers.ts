@@ -219,6 +219,32 @@ export async function setPreference(
   expect(res.status(), await res.text()).toBe(200);
 }
 
+/** A demo training's address and its questionnaires' addresses, read as the learner (the API the page uses). */
+export async function trainingPlace(
+  request: APIRequestContext,
+  token: string,
+  topicName: string,
+  trainingName: string,
+): Promise<{ trainingPath: string; quizzes: string[] }> {
+  const headers = { authorization: `Bearer ${token}` };
+  const topics = (await (await request.get("/api/progress/topics", { headers })).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const topic = topics.find((t) => t.name === topicName);
+  expect(topic, `the topic ${topicName}`).toBeDefined();
+  const detail = (await (await request.get(`/api/progress/topics/${topic?.id}/trainings`, { headers })).json()) as {
+    trainings: { id: number; name: string }[];
+  };
+  const training = detail.trainings.find((t) => t.name === trainingName);
+  expect(training, `the training ${trainingName}`).toBeDefined();
+  const trainingPath = `/topic/${topic?.id}/training/${training?.id}`;
+  const list = (await (
+    await request.get(`/api/progress/topics/${topic?.id}/trainings/${training?.id}/questionnaires`, { headers })
+  ).json()) as { questionnaires: { id: number }[] };
+  return { trainingPath, quizzes: list.questionnaires.map((q) => `${trainingPath}/questionnaire/${q.id}`) };
+}
+
 /** Sets a user's interface language through the API (tests of the other languages). */
 export function setLanguage(request: APIRequestContext, who: TestUser, language: string): Promise<void> {
   return setPreference(request, who, "language", language);

@@ -14,6 +14,7 @@ import {
   type TestUser,
   THEMES,
   text,
+  trainingPlace,
 } from "./helpers";
 
 /**
@@ -49,26 +50,8 @@ interface Place {
 }
 
 /** The training's address and its questionnaires' ids, read as the learner (the API the page uses). */
-async function place(page: Page, token: string): Promise<Place> {
-  const headers = { authorization: `Bearer ${token}` };
-  const topics = (await (await page.request.get("/api/progress/topics", { headers })).json()) as {
-    id: number;
-    name: string;
-  }[];
-  const topic = topics.find((t) => t.name === TOPIC);
-  expect(topic, "the demo topic").toBeDefined();
-  const detail = (await (
-    await page.request.get(`/api/progress/topics/${topic?.id}/trainings`, { headers })
-  ).json()) as {
-    trainings: { id: number; name: string }[];
-  };
-  const training = detail.trainings.find((t) => t.name === TRAINING);
-  expect(training, "the demo training").toBeDefined();
-  const trainingPath = `/topic/${topic?.id}/training/${training?.id}`;
-  const list = (await (
-    await page.request.get(`/api/progress/topics/${topic?.id}/trainings/${training?.id}/questionnaires`, { headers })
-  ).json()) as { questionnaires: { id: number }[] };
-  return { trainingPath, quizzes: list.questionnaires.map((q) => `${trainingPath}/questionnaire/${q.id}`) };
+function place(page: Page, token: string): Promise<Place> {
+  return trainingPlace(page.request, token, TOPIC, TRAINING);
 }
 
 async function questionOnScreen(page: Page): Promise<YamlQuestion> {

@@ -31,6 +31,21 @@ describe("runtime settings (spec §9)", () => {
     expect(() => parseSettings({ "time-zone": "Europe/Atlantis" })).toThrow(/unknown time zone/);
     expect(settingEnvName("time-zone")).toBe("TIME_ZONE");
   });
+  it("takes only an absolute http(s) address as the logout's destination", () => {
+    expect(
+      parseSettings({ "alternative-callback-url": " https://intranet.example.org/pflege " })[
+        "alternative-callback-url"
+      ],
+    ).toBe("https://intranet.example.org/pflege");
+    for (const bad of ["javascript:alert(1)", "/portal", "intranet.example.org", "ftp://example.org", "https://"]) {
+      expect(() => parseSettings({ "alternative-callback-url": bad }), bad).toThrow(/absolute http/);
+    }
+  });
+  it("shows the question type unless switched off, the content version only when switched on", () => {
+    expect(parseSettings({})["show-question-type"]).toBe(true);
+    expect(parseSettings({ "show-question-type": "false" })["show-question-type"]).toBe(false);
+    expect(parseSettings({})["show-content-version"]).toBe(false);
+  });
   it("maps names to environment variables", () => {
     expect(settingEnvName("show-carely-qm-msg")).toBe("SHOW_CARELY_QM_MSG");
   });

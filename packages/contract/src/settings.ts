@@ -59,8 +59,16 @@ export const SettingsSchema = z.object({
   "show-acquired-at": bool(false),
   "show-carely-qm-msg": bool(false),
   "allow-make-questionnaires-again": bool(false),
-  "alternative-callback-url": z.string().default(""),
+  /** Where the app sends a user who logs out: e.g. the intranet portal their login link came from. */
+  "alternative-callback-url": z
+    .string()
+    .trim()
+    .default("")
+    .refine((v) => v === "" || (/^https?:\/\//i.test(v) && URL.canParse(v)), "must be an absolute http(s) address"),
+  /** The content package's version in the version dialog (GET /content/CurrentContentVersion). */
   "show-content-version": bool(false),
+  /** Above the answers: 'one answer is right' or 'several answers may be right'. */
+  "show-question-type": bool(true),
   "show-legal-compliance": bool(false),
   "show-salutation": bool(false),
   /**

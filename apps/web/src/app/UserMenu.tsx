@@ -28,6 +28,13 @@ interface Entry {
 }
 
 export function UserMenu() {
+  // Logging out ends the session; where the installation names a portal (alternative-callback-url),
+  // the user goes back there, else to the login page.
+  const logout = () => {
+    sessionStore.clear();
+    const portal = settings["alternative-callback-url"];
+    if (portal) window.location.assign(portal);
+  };
   const { t } = useTranslation();
   const { user } = useRequiredSession();
   const pages: Entry[] = [
@@ -88,11 +95,7 @@ export function UserMenu() {
           </Menu.Item>
         ))}
         <Menu.Divider />
-        <Menu.Item
-          color="var(--cc-danger-text)"
-          leftSection={<IconLogout size={16} />}
-          onClick={() => sessionStore.clear()}
-        >
+        <Menu.Item color="var(--cc-danger-text)" leftSection={<IconLogout size={16} />} onClick={logout}>
           {t("nav.logout")}
         </Menu.Item>
       </Menu.Dropdown>

@@ -4,6 +4,7 @@ import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call } from "../api/client";
+import { settings } from "./settings";
 
 /** Short hash at the bottom left; opens a modal with version and date (spec §2). */
 export function VersionLabel() {
@@ -13,6 +14,12 @@ export function VersionLabel() {
     queryKey: ["version"],
     queryFn: () => call(endpoints.version, { silent: true }),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+  // The content package's version, where the installation shows it (show-content-version).
+  const content = useQuery({
+    queryKey: ["content-version"],
+    queryFn: () => call(endpoints.contentVersion, { silent: true }),
+    enabled: opened && settings["show-content-version"],
   });
   if (!data) return null;
   const date = data.date ? new Date(data.date) : null;
@@ -35,6 +42,11 @@ export function VersionLabel() {
           <Text>
             {t("version.commit")}: <b>{data.short_hash}</b>
           </Text>
+          {settings["show-content-version"] && (
+            <Text data-testid="content-version">
+              {t("version.content")}: <b>{content.data ? (content.data.version ?? t("version.noContent")) : "…"}</b>
+            </Text>
+          )}
           {date && !Number.isNaN(date.getTime()) && (
             <Text>
               {t("version.date")}: <b>{date.toLocaleString(i18n.language === "br" ? "pt-BR" : i18n.language)}</b>

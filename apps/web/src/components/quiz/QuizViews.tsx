@@ -4,6 +4,7 @@ import { IconCheck, IconX } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl } from "../../api/client";
+import { settings } from "../../app/settings";
 import { SafeHtml } from "../SafeHtml";
 import classes from "./quiz.module.css";
 
@@ -11,6 +12,31 @@ import classes from "./quiz.module.css";
  * The quiz screen's views (spec §2 'Quiz screen'): the question, the pop-up and the
  * explanation. The learner's quiz and the editor's preview show the very same components.
  */
+
+/**
+ * Above a question: whether one or several answers are right (unless the installation switched
+ * that off: show-question-type) and the round.
+ */
+export function QuestionHeader({ question }: { question: Pick<Question, "type" | "round"> }) {
+  const { t } = useTranslation();
+  return (
+    <Group
+      justify={settings["show-question-type"] ? "space-between" : "flex-end"}
+      align="flex-start"
+      wrap="nowrap"
+      mb="xs"
+    >
+      {settings["show-question-type"] && (
+        <Text size="sm" c="dimmed" data-testid="question-type">
+          {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
+        </Text>
+      )}
+      <Text size="sm" c="dimmed">
+        {t("quiz.round", { round: question.round })}
+      </Text>
+    </Group>
+  );
+}
 
 export interface QuestionCardProps {
   question: Question;
@@ -29,14 +55,7 @@ export function QuestionCard({ question, selected, onSelect, onSubmit, canSend, 
   };
   return (
     <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
-        <Text size="sm" c="dimmed">
-          {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
-        </Text>
-        <Text size="sm" c="dimmed">
-          {t("quiz.round", { round: question.round })}
-        </Text>
-      </Group>
+      <QuestionHeader question={question} />
       <Title order={2} size="h3" mb="md" data-testid="question-text">
         {question.text}
       </Title>

@@ -27,6 +27,7 @@ import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/c
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "../../components/quiz/feedback";
+import { QuestionHeader } from "../../components/quiz/QuizViews";
 import classes from "../../components/quiz/quiz.module.css";
 import { useQuiz } from "../../components/quiz/useQuiz";
 import { SafeHtml } from "../../components/SafeHtml";
@@ -444,14 +445,7 @@ function Quiz() {
       );
       body = (
         <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
-          <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
-            <Text size="sm" c="dimmed">
-              {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t("quiz.round", { round: question.round })}
-            </Text>
-          </Group>
+          <QuestionHeader question={question} />
           <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
             <Title
               order={2}

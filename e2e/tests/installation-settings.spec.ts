@@ -1,0 +1,80 @@
+import { expect, type Page, test } from "@playwright/test";
+import {
+  applyPreference,
+  createTeam,
+  dismissTutorial,
+  exactly,
+  openAs,
+  openUserMenu,
+  text,
+  trainingPlace,
+} from "./helpers";
+
+/** This installation greets a new session with the QM notice, then the tutorial prompt: both closed. */
+async function closeStartupDialogs(page: Page): Promise<void> {
+  const notice = page.getByRole("dialog", { name: "Hinweis zum Qualitätsmanagement" });
+  await notice.getByRole("button", { name: "Schließen" }).first().click();
+  await expect(notice).toBeHidden();
+  await dismissTutorial(page);
+}
+
+/*
+ * This project's server is an installation with settings of its own: THEME=ocean,
+ * SHOW_CONTENT_VERSION=true, SHOW_QUESTION_TYPE=false and ALTERNATIVE_CALLBACK_URL pointing at
+ * its health address (a stand-in for the portal a facility's staff come from). Its inactivity
+ * limit is 3 s: each test acts without pauses.
+ */
+
+test("a new user starts in the installation's theme; their own choice wins, after a reload too", async ({ page }) => {
+  await page.goto("/login");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "ocean");
+  const { employee } = await createTeam(page.request, ["employee"]);
+  // The QM notice greets a new session here: the check needs no closed dialog.
+  await openAs(page, employee, "/profile");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "ocean");
+  await applyPreference(page, "theme", "carely");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "carely");
+});
+
+test("the version dialog names the content package's version", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const session = await openAs(page, employee, "/");
+  const res = await page.request.get("/api/content/CurrentContentVersion", {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const { version } = (await res.json()) as { version: string };
+  expect(version).toMatch(/^\d{4}\.\d+\.\d+$/);
+  await closeStartupDialogs(page);
+  await page.getByRole("button", { name: new RegExp(text("de", "version.open")) }).click();
+  await expect(page.getByRole("dialog").getByTestId("content-version")).toHaveText(
+    `${text("de", "version.content")}: ${version}`,
+  );
+});
+
+test("without the question type the quiz shows only the round above the answers", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const session = await openAs(page, employee, "/");
+  const { quizzes } = await trainingPlace(page.request, session.token, "Brandschutz", "Brandschutz im Pflegeheim");
+  await page.goto(quizzes[0] ?? "");
+  await closeStartupDialogs(page);
+  await page.getByText(text("de", "quiz.independence.confirm")).click();
+  await page.getByRole("button", { name: exactly("de", "quiz.goToQuestion") }).click();
+  await expect(page.getByTestId("question-text")).toBeVisible();
+  await expect(page.getByText(text("de", "quiz.round", { round: 1 }))).toBeVisible();
+  await expect(page.getByTestId("question-type")).toHaveCount(0);
+  await expect(page.getByText(text("de", "quiz.single"))).toHaveCount(0);
+  await expect(page.getByText(text("de", "quiz.multiple"))).toHaveCount(0);
+});
+
+test("logging out leads to the installation's portal (alternative-callback-url)", async ({ page, baseURL }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await openAs(page, employee, "/");
+  await closeStartupDialogs(page);
+  await openUserMenu(page);
+  await page.getByRole("menuitem", { name: exactly("de", "nav.logout") }).click();
+  await expect(page).toHaveURL(`${baseURL}/api/health`);
+  // The session is over: the app asks for a login again.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login/);
+});
