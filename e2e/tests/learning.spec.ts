@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { parse } from "yaml";
-import { createTeam, openAs, runTimers, setLanguage } from "./helpers";
+import { createTeam, expectAccessible, openAs, runTimers, setLanguage, text } from "./helpers";
 
 /** The feedback pop-up stays 1.8 s after a right and 2.8 s after a wrong answer (spec §9). */
 const POPUP_WRONG_MS = 2_800;
@@ -114,7 +114,7 @@ test("the learning screens in English", async ({ page }) => {
   await page.clock.install();
   await openAs(page, employee, "/");
   await expect(page.getByRole("heading", { name: "My trainings" })).toBeVisible();
-  await page.getByRole("link", { name: "Brandschutz" }).click();
+  await page.getByRole("link", { name: "Brandschutz", exact: true }).click();
   await page.getByRole("link", { name: "Räumung und Evakuierung" }).click();
   await page.getByRole("button", { name: "Start" }).click();
   await page
@@ -136,4 +136,31 @@ test("the passive training shows its note and no questionnaires", async ({ page 
   await page.getByRole("link", { name: "Reanimationstraining (Präsenzkurs)" }).click();
   await expect(page.getByTestId("passive-note")).toBeVisible();
   await expect(page.getByTestId("questionnaire")).toHaveCount(0);
+});
+
+test("the start page's 'due now' card lists the most urgent trainings and resumes the first @phone", async ({
+  page,
+}) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const session = await openAs(page, employee, "/");
+  // A new employee holds no certificate: every training is red; the card shows three, by name.
+  const progress = (await (
+    await page.request.get(`/api/progress/admin/users/${session.user.id}`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    })
+  ).json()) as { training_progress: { id: number; name: string; passive: boolean }[] };
+  const expected = progress.training_progress
+    .filter((t) => !t.passive)
+    .map((t) => t.name)
+    .sort((a, b) => a.localeCompare(b, "de"))
+    .slice(0, 3);
+  const card = page.getByTestId("due-now");
+  await expect(card.getByRole("heading", { name: text("de", "home.due.title") })).toBeVisible();
+  await expect(card.getByTestId("due-item")).toHaveText(
+    expected.map((name) => `${name}${text("de", "home.due.missing")}`),
+  );
+  await expectAccessible(page, "the start page with 'due now'");
+  await card.getByRole("button", { name: text("de", "home.due.resume", { name: expected[0] ?? "" }) }).click();
+  await expect(page).toHaveURL(/\/topic\/\d+\/training\/\d+\/questionnaire\/\d+$/);
+  await expect(page.getByText(text("de", "quiz.independence.confirm"))).toBeVisible();
 });

@@ -29,3 +29,36 @@ export function expiryColour(expiry: Date | string | null | undefined, today: Da
   if (Number.isNaN(ms)) return "red";
   return expiryColourer(today, zone)(ms);
 }
+
+/** A training as the start page's 'due now' card weighs it. */
+export interface DueCandidate {
+  id: number;
+  name: string;
+  /** Done in person (a passive training): no questionnaire resumes it. */
+  passive: boolean;
+  certificate: { expires_at: string } | null;
+}
+
+/**
+ * The start page's 'due now': at most `max` trainings that are red or orange, the most urgent
+ * first — an expired certificate (the proof has lapsed; the longest lapsed first), then a missing
+ * one, then one expiring within 7 days (the soonest first); by name where equal. Passive
+ * trainings are left out: no questionnaire makes them good.
+ */
+export function dueNow<T extends DueCandidate>(trainings: readonly T[], today: Date, zone: string, max = 3): T[] {
+  const colour = expiryColourer(today, zone);
+  const rank = (t: T): [number, number] => {
+    if (!t.certificate) return [1, 0];
+    const ms = new Date(t.certificate.expires_at).getTime();
+    if (Number.isNaN(ms)) return [1, 0];
+    const c = colour(ms);
+    return c === "red" ? [0, ms] : c === "orange" ? [2, ms] : [3, ms];
+  };
+  return trainings
+    .filter((t) => !t.passive)
+    .map((t) => ({ t, r: rank(t) }))
+    .filter(({ r }) => r[0] < 3)
+    .sort((a, b) => a.r[0] - b.r[0] || a.r[1] - b.r[1] || a.t.name.localeCompare(b.t.name, "de"))
+    .slice(0, max)
+    .map(({ t }) => t);
+}

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { zonedTime } from "./calendar";
-import { daysUntil, expiryColour } from "./expiry";
+import { daysUntil, dueNow, expiryColour } from "./expiry";
 import { generatePassword, isValidPassword, passwordProblems } from "./password";
 import { isTokenUsable, refreshDelayMs, secondsLeft } from "./session";
 import { formatDate, formatIsoDay, formatShortDate, truncate } from "./text";
@@ -74,6 +74,38 @@ describe("expiry colour (ARCHITECTURE decision 2)", () => {
         expect(expiryColour(expiry, today, zone)).toBe(byDays(daysUntil(expiry, today, zone)));
       }
     }
+  });
+});
+
+describe("due now (the start page's card)", () => {
+  const zone = "Europe/Berlin";
+  const today = zonedTime(zone, 2026, 11, 22, 15, 30);
+  const expires = (d: number) => ({ expires_at: zonedTime(zone, 2026, 11, 22 + d, 9, 0).toISOString() });
+  const training = (id: number, name: string, certificate: { expires_at: string } | null, passive = false) => ({
+    id,
+    name,
+    passive,
+    certificate,
+  });
+  it("takes red and orange, the lapsed first, then the missing, then the soonest to expire; never passive ones", () => {
+    const list = [
+      training(1, "Brandschutz", expires(40)), // green
+      training(2, "Hygiene", expires(5)), // orange
+      training(3, "Datenschutz", null), // red: none
+      training(4, "Erste Hilfe", expires(-10)), // red: lapsed 10 days ago
+      training(5, "Medikamente", expires(2)), // orange, sooner
+      training(6, "Lagerung", expires(-1)), // red: lapsed yesterday
+      training(7, "Aufzug", null, true), // passive: in person
+      training(8, "Sturz", expires(20)), // yellow
+    ];
+    expect(dueNow(list, today, zone).map((t) => t.id)).toEqual([4, 6, 3]);
+    expect(dueNow(list, today, zone, 10).map((t) => t.id)).toEqual([4, 6, 3, 5, 2]);
+  });
+  it("orders missing certificates by name and is empty when all is well", () => {
+    expect(
+      dueNow([training(1, "Zahnpflege", null), training(2, "Arbeitsschutz", null)], today, zone).map((t) => t.id),
+    ).toEqual([2, 1]);
+    expect(dueNow([training(1, "Brandschutz", expires(40))], today, zone)).toEqual([]);
   });
 });
 

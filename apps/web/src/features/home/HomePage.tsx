@@ -3,6 +3,7 @@ import { IconInfoCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { UpcomingEvents } from "../../components/UpcomingEvents";
 import { useRequiredSession } from "../../session/store";
+import { DueNow } from "./DueNow";
 import { TopicGrid } from "./TopicGrid";
 
 /** Start page: the topic grid; users without the employee role see that they have no trainings (spec §2). */
@@ -17,6 +18,7 @@ export default function HomePage() {
       </Title>
       {employee ? (
         <>
+          <DueNow userId={user.id} />
           <UpcomingEvents />
           <TopicGrid />
         </>
