@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { Button, Modal, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
@@ -11,7 +11,7 @@ export function VersionLabel() {
   const [opened, { open, close }] = useDisclosure(false);
   const { data } = useQuery({
     queryKey: ["version"],
-    queryFn: () => call(endpoints.version, { silent: true }),
+    queryFn: () => call(api.version, { silent: true }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   if (!data) return null;
