@@ -1,7 +1,4 @@
 import { type CSSVariablesResolver, MantineProvider, mergeThemeOverrides } from "@mantine/core";
-import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
@@ -10,10 +7,7 @@ import { preferredLanguage, useSessionState } from "../session/store";
 import { THEME_DEFINITIONS } from "../theme/themes";
 import { router } from "./routes";
 import { settings } from "./settings";
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
+import { Toasts } from "./Toasts";
 
 /**
  * Mantine's dimmed text (gray 6 on white, 3.3:1) is below WCAG AA's 4.5:1; gray 7 reads at 8:1.
@@ -56,20 +50,12 @@ export function App() {
     started.current = true;
   }, [language]);
 
-  // Cached data belongs to one user: drop it when the session ends.
-  useEffect(() => {
-    if (!session) queryClient.clear();
-  }, [session]);
-
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} forceColorScheme={colorScheme} cssVariablesResolver={readableDimmed}>
-        <Notifications position="top-right" limit={4} />
-        <QueryClientProvider client={queryClient}>
-          <ModalsProvider>
-            <RouterProvider router={router} />
-          </ModalsProvider>
-        </QueryClientProvider>
+        <Toasts />
+        {/* The query cache and the modals manager come with the shell (Shell.tsx): not on the login. */}
+        <RouterProvider router={router} />
       </MantineProvider>
     </I18nextProvider>
   );
