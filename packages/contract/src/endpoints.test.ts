@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type Endpoint,
-  endpoints,
-  endpointUrl,
-  fillPath,
-  matchDownload,
-  queryString,
-  registeredRoutes,
-  sharedRoutes,
-} from "./endpoints";
+import { type Endpoint, endpoints, registeredRoutes, sharedRoutes } from "./endpoints";
 
 const all = Object.values(endpoints as Record<string, Endpoint>);
 
@@ -65,34 +56,5 @@ describe("endpoint table", () => {
     };
     expect(shared.body.safeParse([row]).success).toBe(true);
     expect(shared.query.safeParse({ dryRun: "true" }).success).toBe(true);
-  });
-});
-
-describe("URLs from the table", () => {
-  it("fills and encodes path parameters, and refuses a missing one", () => {
-    expect(fillPath(endpoints.questionNext.path, { topic: 1, training: 22, q: 3 })).toBe(
-      "/progress/topics/1/trainings/22/questionnaires/3/questions",
-    );
-    expect(fillPath(endpoints.staticIcon.path, { file: "icon_a b/c.svg" })).toBe("/static/icon/icon_a%20b%2Fc.svg");
-    expect(() => fillPath(endpoints.adminUserGet.path, {})).toThrow(/id/);
-  });
-
-  it("serialises the defined query values", () => {
-    expect(queryString({ facilityName: "Haus Sonnen & Hof", topicId: 4, none: undefined })).toBe(
-      "?facilityName=Haus%20Sonnen%20%26%20Hof&topicId=4",
-    );
-    expect(queryString({ a: undefined })).toBe("");
-    expect(queryString(undefined)).toBe("");
-    expect(endpointUrl(endpoints.certificatePdf, { query: { id: 9 } })).toBe("/api/progress/export/certificate?id=9");
-  });
-
-  it("reads a download link back into its entry, and nothing else", () => {
-    const found = matchDownload("/api/progress/export/certificate?id=9");
-    expect(found?.endpoint.name).toBe("certificatePdf");
-    expect(found?.query).toEqual({ id: "9" });
-    expect(matchDownload("/api/static/video/12")).toMatchObject({ params: { id: "12" }, query: {} });
-    expect(matchDownload("/api/auth/admin/users")).toBeNull();
-    expect(matchDownload("https://example.org/api/static/video/12")).toBeNull();
-    expect(matchDownload("/topic/1/training/2")).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { ErrorBody } from "./errors";
 import {
   AdditionalQualification,
   AdditionalQualificationCreate,
@@ -63,6 +62,7 @@ import {
   ProposalQuery,
 } from "./schemas/calendar";
 import { HealthResponse, Id, IdParams, NotificationList, OkResponse, VersionResponse } from "./schemas/common";
+import { ErrorBody } from "./schemas/error-body";
 import {
   ContentFixBody,
   ContentFixList,
@@ -136,12 +136,13 @@ import {
   WikiTree,
 } from "./schemas/wiki";
 
-/** Every path of the table lies under this prefix. */
-export const API_PREFIX = "/api";
-
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** One call of the API (spec §7): what the server registers and the client calls. */
+/**
+ * One call of the API (spec §7): what the server registers and the client calls. The web client
+ * sends calls by the light table of api.ts (generated from this one, without the schemas); the
+ * URL helpers (API_PREFIX, endpointUrl, matchDownload) are there too.
+ */
 export interface EndpointSpec {
   method: HttpMethod;
   /** Fastify style, under API_PREFIX: `/auth/admin/users/:id`. */
@@ -1234,65 +1235,6 @@ export type ResponseOf<E> = Out<E, "response">;
 
 export type JsonEndpoint = Endpoint & { readonly kind: "json" };
 export type DownloadEndpoint = Endpoint & { readonly kind: "download" };
-
-/* ---------- URLs ---------- */
-
-/** `:name` segments filled from `params`, each value encoded. */
-export function fillPath(path: string, params?: Readonly<Record<string, unknown>>): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
-    const value = params?.[name];
-    if (value === undefined || value === null || value === "") throw new Error(`path parameter ${name} missing`);
-    return encodeURIComponent(String(value));
-  });
-}
-
-/** `?a=1&b=x` of the defined values (encodeURIComponent, so a space is %20), or "". */
-export function queryString(query?: Readonly<Record<string, unknown>>): string {
-  if (!query) return "";
-  const parts = Object.entries(query)
-    .filter(([, v]) => v !== undefined && v !== null)
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  return parts.length ? `?${parts.join("&")}` : "";
-}
-
-/** The URL of a call with API_PREFIX: `/api/auth/admin/users/7?x=1`. */
-export function endpointUrl(
-  endpoint: Pick<Endpoint, "path">,
-  args: { params?: Readonly<Record<string, unknown>>; query?: Readonly<Record<string, unknown>> } = {},
-): string {
-  return `${API_PREFIX}${fillPath(endpoint.path, args.params)}${queryString(args.query)}`;
-}
-
-/**
- * A download URL the server handed out (e.g. a quiz result's certificate link) read back into
- * its table entry, params and query; null for anything that is not a download of the table.
- */
-export function matchDownload(
-  href: string,
-): { endpoint: DownloadEndpoint; params: Record<string, string>; query: Record<string, string> } | null {
-  if (!href.startsWith(`${API_PREFIX}/`)) return null;
-  const [pathname = "", search = ""] = href.slice(API_PREFIX.length).split("?", 2);
-  for (const endpoint of Object.values(endpoints as Record<string, Endpoint>)) {
-    if (endpoint.kind !== "download") continue;
-    const names: string[] = [];
-    const pattern = endpoint.path
-      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-      .replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, n) => {
-        names.push(n);
-        return "([^/]+)";
-      });
-    const match = new RegExp(`^${pattern}$`).exec(pathname);
-    if (!match) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => {
-      params[n] = decodeURIComponent(match[i + 1] ?? "");
-    });
-    const query: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(search)) query[k] = v;
-    return { endpoint: endpoint as DownloadEndpoint, params, query };
-  }
-  return null;
-}
 
 /** The ErrorBody every error status of an endpoint answers with. */
 export function errorResponses(endpoint: Pick<Endpoint, "errors" | "errorBodies">): Record<number, z.ZodType> {

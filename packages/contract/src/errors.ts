@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { ErrorBody } from "./schemas/error-body";
 
 /** Error codes of spec §8. The web client translates them; the server sends them. */
 export const ErrorCode = {
@@ -63,15 +63,17 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.partnerUnavailable]: 502,
 };
 
-export const ErrorBody = z
-  .object({
-    error_code: z.number().int(),
-    message: z.string().optional(),
-    status_code: z.number().int(),
-  })
-  .meta({ id: "ErrorBody" });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
+/**
+ * The spec §8 error body, as its schema (schemas/error-body.ts) accepts it, checked without zod:
+ * the web client reads every failed answer with it, on the login too (error-body.test.ts keeps
+ * the two in step).
+ */
 export function isErrorBody(value: unknown): value is ErrorBody {
-  return ErrorBody.safeParse(value).success;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { error_code, message, status_code } = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(error_code) &&
+    Number.isSafeInteger(status_code) &&
+    (message === undefined || typeof message === "string")
+  );
 }

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /*
  * Catalogue of the i18n keys the server puts into answers and stored messages, which the
  * client translates. Server and web both take them from here, so a key cannot drift.
@@ -46,10 +44,9 @@ export const notificationCatalogue = {
   WIKI_CONFIRMATION_REMINDER: [NotificationMessageKey.wikiConfirmReminder],
 } as const satisfies Record<string, readonly NotificationMessageKey[]>;
 
-export const NotificationType = z.enum(
-  Object.keys(notificationCatalogue) as [keyof typeof notificationCatalogue, ...(keyof typeof notificationCatalogue)[]],
-);
-export type NotificationType = z.infer<typeof NotificationType>;
+/** A notification's type (its schema is in schemas/common.ts). */
+export type NotificationType = keyof typeof notificationCatalogue;
+export const NOTIFICATION_TYPES = Object.keys(notificationCatalogue) as [NotificationType, ...NotificationType[]];
 
 /** The quiz's end-of-round message (AnswerResult.finished.message, ARCHITECTURE decision 3). */
 export const QuizFinishedKey = {
@@ -66,10 +63,6 @@ export const QuizFinishedLinkKey = {
   toTraining: "quiz.finished.toTraining",
   download: "quiz.finished.download",
 } as const;
-
-const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
-export const QuizFinishedMessage = z.enum(values(QuizFinishedKey));
-export const QuizFinishedLinkText = z.enum(values(QuizFinishedLinkKey));
 
 /** Every key of this catalogue: each must exist in every locale file. */
 export const catalogueKeys: readonly string[] = [

@@ -1,9 +1,7 @@
-import { z } from "zod";
+import type { Role } from "./schemas/role";
 
-/** Role names on the wire (ARCHITECTURE decision 1), most powerful first. */
+/** Role names on the wire (ARCHITECTURE decision 1), most powerful first; the schema is schemas/role.ts. */
 export const ROLES = ["superchris", "contentmanager", "administrator", "supervisor", "employee"] as const;
-export const Role = z.enum(ROLES);
-export type Role = z.infer<typeof Role>;
 
 /** Roles that belong to no facility; every other role needs one (spec §5, §6). */
 export const FACILITYLESS_ROLES: readonly Role[] = ["superchris", "contentmanager"];

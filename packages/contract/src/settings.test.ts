@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSettings, settingEnvName, settingsToStrings } from "./settings";
+import { parseSettings, type Settings, SettingsSchema, settingEnvName, settingsToStrings } from "./settings";
+import { readSettings, SETTING_DEFAULTS, SETTING_NAMES } from "./settings-core";
 
 describe("runtime settings (spec §9)", () => {
   it("has the defaults of the spec", () => {
@@ -48,5 +49,56 @@ describe("runtime settings (spec §9)", () => {
   });
   it("maps names to environment variables", () => {
     expect(settingEnvName("show-carely-qm-msg")).toBe("SHOW_CARELY_QM_MSG");
+  });
+
+  it("reads in the browser, without zod, what the server writes: the same names, defaults and values", () => {
+    expect(SETTING_NAMES).toEqual(Object.keys(SettingsSchema.shape));
+    expect(readSettings({})).toEqual(parseSettings({}));
+    expect({ ...SETTING_DEFAULTS, "multi-language": [...SETTING_DEFAULTS["multi-language"]] }).toEqual(
+      parseSettings({}),
+    );
+    // Each setting away from its default, as the server writes it into the page.
+    const changed: Settings = {
+      "show-external-trainings": true,
+      "expand-topic-progress": true,
+      "multi-language": ["fr", "de", "br"],
+      "show-points": true,
+      "session-time-in-minutes": 0.05,
+      "show-user-list-threshold": 0,
+      theme: "ocean",
+      "show-read-wiki-first": true,
+      "show-acquired-at": true,
+      "show-carely-qm-msg": true,
+      "allow-make-questionnaires-again": true,
+      "alternative-callback-url": "https://example.org/back?x=1&y=2",
+      "show-content-version": true,
+      "show-question-type": false,
+      "show-legal-compliance": true,
+      "show-salutation": true,
+      "time-zone": "America/New_York",
+    };
+    for (const settings of [changed, parseSettings({}), parseSettings({ "multi-language": "en,es" })]) {
+      const written = settingsToStrings(settings);
+      expect(parseSettings(written)).toEqual(settings);
+      expect(readSettings(written)).toEqual(settings);
+    }
+    for (const name of SETTING_NAMES) expect(changed[name], name).not.toEqual(SETTING_DEFAULTS[name]);
+  });
+
+  it("falls back to a setting's default where the page's value is not one of it", () => {
+    const read = readSettings({
+      theme: "neon",
+      "multi-language": "de,xx",
+      "show-points": "maybe",
+      "time-zone": "Mars",
+    });
+    expect(read.theme).toBe("carely");
+    expect(read["multi-language"]).toEqual(["de"]);
+    expect(read["show-points"]).toBe(false);
+    expect(read["time-zone"]).toBe("Europe/Berlin");
+    expect(readSettings({ "session-time-in-minutes": "0.5", "multi-language": " de, en " })).toMatchObject({
+      "session-time-in-minutes": 0.5,
+      "multi-language": ["de", "en"],
+    });
   });
 });

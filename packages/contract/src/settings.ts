@@ -1,20 +1,16 @@
 import { z } from "zod";
-import { DEFAULT_TIME_ZONE, isTimeZone } from "./rules/calendar";
+import { isTimeZone } from "./rules/calendar";
+import { AVATARS, LANGUAGES, SETTING_DEFAULTS, SETTING_NAMES, THEMES } from "./settings-core";
 
-/** Languages of the UI; pt-br travels as `br` (spec §1). */
-export const LANGUAGES = ["de", "en", "fr", "es", "br"] as const;
+/** Languages of the UI; pt-br travels as `br` (spec §1). The lists are in settings-core.ts. */
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
-export const DEFAULT_LANGUAGE: Language = "de";
 
-export const AVATARS = ["female", "male", "bee", "owl", "frog", "fox", "penguin", "pig", "monkey", "dolphin"] as const;
 export const Avatar = z.enum(AVATARS);
 export type Avatar = z.infer<typeof Avatar>;
 
-export const THEMES = ["carely", "dark", "contrast", "ocean"] as const;
 export const Theme = z.enum(THEMES);
 export type Theme = z.infer<typeof Theme>;
-export const DEFAULT_THEME: Theme = "carely";
 
 const bool = (fallback: boolean) =>
   z
@@ -26,7 +22,7 @@ const languagesList = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const list = (v ?? "de")
+    const list = (v ?? SETTING_DEFAULTS["multi-language"].join(","))
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean);
@@ -38,39 +34,42 @@ const languagesList = z
     return [...new Set(list)] as Language[];
   });
 
+const D = SETTING_DEFAULTS;
+
 /**
  * Runtime settings of spec §9. The server reads them from environment variables named
  * after the setting (show-points → SHOW_POINTS) and writes them as <meta> tags into
- * index.html; the browser reads the same names back from the tags.
+ * index.html; the browser reads the same names back from the tags (readSettings of
+ * settings-core.ts, without zod). The defaults are settings-core.ts's.
  */
 export const SettingsSchema = z.object({
-  "show-external-trainings": bool(false),
-  "expand-topic-progress": bool(false),
+  "show-external-trainings": bool(D["show-external-trainings"]),
+  "expand-topic-progress": bool(D["expand-topic-progress"]),
   "multi-language": languagesList,
-  "show-points": bool(false),
+  "show-points": bool(D["show-points"]),
   "session-time-in-minutes": z.coerce
     .number()
     .positive()
     .max(24 * 60)
-    .default(10),
-  "show-user-list-threshold": z.coerce.number().int().min(0).default(40),
-  theme: Theme.default(DEFAULT_THEME),
-  "show-read-wiki-first": bool(false),
-  "show-acquired-at": bool(false),
-  "show-carely-qm-msg": bool(false),
-  "allow-make-questionnaires-again": bool(false),
+    .default(D["session-time-in-minutes"]),
+  "show-user-list-threshold": z.coerce.number().int().min(0).default(D["show-user-list-threshold"]),
+  theme: Theme.default(D.theme),
+  "show-read-wiki-first": bool(D["show-read-wiki-first"]),
+  "show-acquired-at": bool(D["show-acquired-at"]),
+  "show-carely-qm-msg": bool(D["show-carely-qm-msg"]),
+  "allow-make-questionnaires-again": bool(D["allow-make-questionnaires-again"]),
   /** Where the app sends a user who logs out: e.g. the intranet portal their login link came from. */
   "alternative-callback-url": z
     .string()
     .trim()
-    .default("")
+    .default(D["alternative-callback-url"])
     .refine((v) => v === "" || (/^https?:\/\//i.test(v) && URL.canParse(v)), "must be an absolute http(s) address"),
   /** The content package's version in the version dialog (GET /content/CurrentContentVersion). */
-  "show-content-version": bool(false),
+  "show-content-version": bool(D["show-content-version"]),
   /** Above the answers: 'one answer is right' or 'several answers may be right'. */
-  "show-question-type": bool(true),
-  "show-legal-compliance": bool(false),
-  "show-salutation": bool(false),
+  "show-question-type": bool(D["show-question-type"]),
+  "show-legal-compliance": bool(D["show-legal-compliance"]),
+  "show-salutation": bool(D["show-salutation"]),
   /**
    * The one clock's zone (ARCHITECTURE decision 16): every calendar day — expiry colours, jobs,
    * dates shown and exported — is counted in it, on the server and in the browser.
@@ -79,7 +78,7 @@ export const SettingsSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => {
-      const zone = v?.trim() || DEFAULT_TIME_ZONE;
+      const zone = v?.trim() || D["time-zone"];
       if (!isTimeZone(zone)) {
         ctx.addIssue({ code: "custom", message: `unknown time zone "${zone}" (an IANA name such as Europe/Berlin)` });
         return z.NEVER;
@@ -89,7 +88,6 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.output<typeof SettingsSchema>;
 export type SettingName = keyof Settings;
-export const SETTING_NAMES = Object.keys(SettingsSchema.shape) as SettingName[];
 
 /** show-points → SHOW_POINTS */
 export function settingEnvName(name: SettingName): string {

@@ -1,15 +1,16 @@
 import {
   type BodyOf,
-  type DownloadEndpoint,
+  type DownloadRoute,
   type ErrorBody,
   ErrorCode,
   endpointUrl,
   isErrorBody,
-  type JsonEndpoint,
+  type JsonRoute,
   matchDownload,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
+  type SpecOf,
 } from "@carecampus/contract";
 
 export class ApiError extends Error {
@@ -32,9 +33,10 @@ type Part<K extends string, T> = [T] extends [undefined]
     ? { [P in K]?: T }
     : { [P in K]: T };
 
-export type CallArgs<E extends JsonEndpoint> = Part<"params", ParamsOf<E>> &
-  Part<"query", QueryOf<E>> &
-  Part<"body", BodyOf<E>> & {
+/** A call's arguments, typed by the full table's entry (`import type`: no schema at run time). */
+export type CallArgs<R extends JsonRoute> = Part<"params", ParamsOf<SpecOf<R>>> &
+  Part<"query", QueryOf<SpecOf<R>>> &
+  Part<"body", BodyOf<SpecOf<R>>> & {
     signal?: AbortSignal;
     /** Do not show the error toast (the caller shows its own message). */
     silent?: boolean;
@@ -42,8 +44,8 @@ export type CallArgs<E extends JsonEndpoint> = Part<"params", ParamsOf<E>> &
     token?: string;
   };
 
-export type UrlArgs<E extends DownloadEndpoint> = Part<"params", ParamsOf<E>> &
-  Part<"query", Omit<NonNullable<QueryOf<E>>, "token">>;
+export type UrlArgs<R extends DownloadRoute> = Part<"params", ParamsOf<SpecOf<R>>> &
+  Part<"query", Omit<NonNullable<QueryOf<SpecOf<R>>>, "token">>;
 
 // biome-ignore lint/complexity/noBannedTypes: see Part
 type ArgList<A> = {} extends A ? [args?: A] : [args: A];
@@ -60,15 +62,15 @@ export interface CallerConfig {
 }
 
 /**
- * The one typed function over the contract's endpoint table: the entry gives method, path and
- * the types of params, query, body and answer.
+ * The one typed function over the contract's endpoint table: the light table's entry (api.ts)
+ * gives method and path, the full table's the types of params, query, body and answer.
  */
 export function createCaller(config: CallerConfig) {
   const base = config.baseUrl ?? "";
   // Identical GETs in flight are shared (spec §7).
   const inflight = new Map<string, Promise<unknown>>();
 
-  async function send(endpoint: JsonEndpoint, url: string, args: CallArgs<JsonEndpoint>): Promise<unknown> {
+  async function send(endpoint: JsonRoute, url: string, args: CallArgs<JsonRoute>): Promise<unknown> {
     const token = args.token ?? config.token();
     const headers: Record<string, string> = { accept: "application/json" };
     if (token) headers.authorization = `Bearer ${token}`;
@@ -107,23 +109,24 @@ export function createCaller(config: CallerConfig) {
     throw error;
   }
 
-  function call<E extends JsonEndpoint>(endpoint: E, ...[args]: ArgList<CallArgs<E>>): Promise<ResponseOf<E>> {
-    const a = (args ?? {}) as CallArgs<JsonEndpoint>;
+  function call<R extends JsonRoute>(endpoint: R, ...[args]: ArgList<CallArgs<R>>): Promise<ResponseOf<SpecOf<R>>> {
+    type Answer = Promise<ResponseOf<SpecOf<R>>>;
+    const a = (args ?? {}) as CallArgs<JsonRoute>;
     const url = endpointUrl(endpoint, a as { params?: Record<string, unknown>; query?: Record<string, unknown> });
-    if (endpoint.method !== "GET" || a.signal) return send(endpoint, url, a) as Promise<ResponseOf<E>>;
+    if (endpoint.method !== "GET" || a.signal) return send(endpoint, url, a) as Answer;
     const key = `${a.token ?? config.token() ?? ""} ${url}`;
     const existing = inflight.get(key);
-    if (existing) return existing as Promise<ResponseOf<E>>;
+    if (existing) return existing as Answer;
     const promise = send(endpoint, url, a).finally(() => inflight.delete(key));
     inflight.set(key, promise);
-    return promise as Promise<ResponseOf<E>>;
+    return promise as Answer;
   }
 
   /**
    * A URL for <img>, <video> and downloads, which cannot send a header: the token travels in
    * the query, as decision 9 allows for static files and downloads only.
    */
-  function authedUrl<E extends DownloadEndpoint>(endpoint: E, ...[args]: ArgList<UrlArgs<E>>): string {
+  function authedUrl<R extends DownloadRoute>(endpoint: R, ...[args]: ArgList<UrlArgs<R>>): string {
     const a = (args ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown> };
     return `${base}${endpointUrl(endpoint, { params: a.params, query: { ...a.query, token: config.token() ?? "" } })}`;
   }

@@ -1,5 +1,5 @@
 import { TOAST_MS } from "@carecampus/contract";
-import { notifications } from "@mantine/notifications";
+import { showToast } from "../app/Toasts";
 import i18n from "../i18n";
 import { sessionStore } from "../session/store";
 import { ApiError, createCaller } from "./call";
@@ -24,7 +24,7 @@ export function errorText(error: unknown): string {
 const closeButtonProps = () => ({ "aria-label": i18n.t("common.close") });
 
 export function showError(error: unknown): void {
-  notifications.show({
+  showToast({
     color: "red",
     message: errorText(error),
     autoClose: TOAST_MS,
@@ -34,7 +34,7 @@ export function showError(error: unknown): void {
 }
 
 export function showSuccess(message: string): void {
-  notifications.show({
+  showToast({
     color: "teal",
     message,
     autoClose: TOAST_MS,
@@ -44,8 +44,8 @@ export function showSuccess(message: string): void {
 }
 
 /**
- * `call(endpoints.x, { params, query, body, signal, silent })`: the one way to the API, typed by
- * the contract's endpoint table. `authedUrl(endpoints.x, { params, query })` for files and
+ * `call(api.x, { params, query, body, signal, silent })`: the one way to the API, typed by
+ * the contract's endpoint table. `authedUrl(api.x, { params, query })` for files and
  * downloads; `authedHref(href)` for a download link the server handed out.
  */
 export const { call, authedUrl, authedHref } = createCaller({

@@ -1,19 +1,13 @@
 import { type CSSVariablesResolver, MantineProvider, mergeThemeOverrides } from "@mantine/core";
-import { ModalsProvider } from "@mantine/modals";
-import { Notifications } from "@mantine/notifications";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
-import { I18nextProvider } from "react-i18next";
+import { useEffect, useMemo, useRef } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n, { pickLanguage } from "../i18n";
-import { useSessionState } from "../session/store";
+import { preferredLanguage, useSessionState } from "../session/store";
 import { THEME_DEFINITIONS } from "../theme/themes";
 import { router } from "./routes";
 import { settings } from "./settings";
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
-});
+import { Toasts } from "./Toasts";
 
 /**
  * Mantine's dimmed text (gray 6 on white, 3.3:1) is below WCAG AA's 4.5:1; gray 7 reads at 8:1.
@@ -27,41 +21,41 @@ const readableDimmed: CSSVariablesResolver = () => ({
 });
 
 export function App() {
-  const { session, preferences } = useSessionState();
+  const state = useSessionState();
+  const { session, preferences } = state;
   const themeName = session?.user.theme ?? preferences?.theme ?? settings.theme;
-  const language = pickLanguage(session?.user.language ?? preferences?.language);
+  const language = pickLanguage(preferredLanguage(state));
+  // The texts shown: those of `language` once its locale has loaded (changeLanguage below).
+  const { t } = useTranslation();
   const { theme: base, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
   // Every dialog's and drawer's close button is named in the user's language.
   const theme = useMemo(() => {
-    const closeButtonProps = { "aria-label": i18n.getFixedT(language)("common.close") };
+    const closeButtonProps = { "aria-label": t("common.close") };
     return mergeThemeOverrides(base, {
       components: { Modal: { defaultProps: { closeButtonProps } }, Drawer: { defaultProps: { closeButtonProps } } },
     });
-  }, [base, language]);
+  }, [base, t]);
 
   // The theme's name on the document, as its language is: for styles and for tests to see it applied.
   useEffect(() => {
     document.documentElement.dataset.theme = themeName;
   }, [themeName]);
 
+  // Another tab's or the profile's language change: its locale loads, then the texts switch.
+  // i18next starts in the language (main.tsx); every later change is asked for, even back to
+  // the language still shown while another one is loading.
+  const started = useRef(false);
   useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
+    if (started.current || i18n.language !== language) void i18n.changeLanguage(language);
+    started.current = true;
   }, [language]);
-
-  // Cached data belongs to one user: drop it when the session ends.
-  useEffect(() => {
-    if (!session) queryClient.clear();
-  }, [session]);
 
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} forceColorScheme={colorScheme} cssVariablesResolver={readableDimmed}>
-        <Notifications position="top-right" limit={4} />
-        <QueryClientProvider client={queryClient}>
-          <ModalsProvider>
-            <RouterProvider router={router} />
-          </ModalsProvider>
-        </QueryClientProvider>
+        <Toasts />
+        {/* The query cache and the modals manager come with the shell (Shell.tsx): not on the login. */}
+        <RouterProvider router={router} />
       </MantineProvider>
     </I18nextProvider>
   );

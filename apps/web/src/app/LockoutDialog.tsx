@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import { sessionStore, useSessionState } from "../session/store";
 
 /** Shown when the inactivity limit ended the session; its button leads to the login. */
-export function LockoutDialog() {
+export default function LockoutDialog() {
   const { t } = useTranslation();
   const { lockedOut } = useSessionState();
   const navigate = useNavigate();

@@ -1,5 +1,7 @@
 import { AppShell, Box, Container, Group, Image, SegmentedControl, UnstyledButton } from "@mantine/core";
-import { Suspense, useState } from "react";
+import { ModalsProvider } from "@mantine/modals";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigate } from "react-router";
 import logo from "../assets/logo.svg";
@@ -8,6 +10,7 @@ import { PageLoader } from "../components/PageLoader";
 import { HelpRequestsIndicator } from "../features/help/HelpRequestsIndicator";
 import { NotificationBell } from "../features/notifications/NotificationBell";
 import { QmNotice, qmNoticeDue } from "./QmNotice";
+import { queryClient } from "./query-client";
 import classes from "./Shell.module.css";
 import { TopicProgressRing } from "./TopicProgressRing";
 import { TutorialPrompt } from "./TutorialPrompt";
@@ -34,7 +37,23 @@ function WikiSwitch() {
   );
 }
 
+/**
+ * The logged-in screens with what only they need: the query cache and the modals manager (a
+ * chunk of its own, loaded after the login; routes.tsx).
+ */
 export function Shell() {
+  // Cached data belongs to one user: dropped when the session ends (the shell gives way to the login).
+  useEffect(() => () => queryClient.clear(), []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ModalsProvider>
+        <ShellLayout />
+      </ModalsProvider>
+    </QueryClientProvider>
+  );
+}
+
+function ShellLayout() {
   const { t } = useTranslation();
   return (
     <AppShell header={{ height: 60 }} padding={{ base: "sm", sm: "md" }}>

@@ -1,4 +1,4 @@
-import { endpoints, TUTORIAL_PROMPT_KEY } from "@carecampus/contract";
+import { api, TUTORIAL_PROMPT_KEY } from "@carecampus/contract";
 import { Button, Group, Modal, Text } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -23,7 +23,7 @@ export function TutorialPrompt() {
   };
   const never = async () => {
     dismiss();
-    await call(endpoints.helpRedirectHide);
+    await call(api.helpRedirectHide);
     sessionStore.setUser({ ...user, show_help_redirect: false });
   };
   return (

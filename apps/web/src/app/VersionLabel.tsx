@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { Button, Modal, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
@@ -12,13 +12,13 @@ export function VersionLabel() {
   const [opened, { open, close }] = useDisclosure(false);
   const { data } = useQuery({
     queryKey: ["version"],
-    queryFn: () => call(endpoints.version, { silent: true }),
+    queryFn: () => call(api.version, { silent: true }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   // The content package's version, where the installation shows it (show-content-version).
   const content = useQuery({
     queryKey: ["content-version"],
-    queryFn: () => call(endpoints.contentVersion, { silent: true }),
+    queryFn: () => call(api.contentVersion, { silent: true }),
     enabled: opened && settings["show-content-version"],
   });
   if (!data) return null;

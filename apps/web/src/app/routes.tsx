@@ -1,14 +1,18 @@
-import { lazy, type ReactNode } from "react";
+import { type ComponentProps, lazy, type ReactNode, Suspense, useState } from "react";
 import { createBrowserRouter, Outlet } from "react-router";
 import { AppErrorPage } from "../components/AppErrorPage";
-import { NotFoundPage } from "../components/NotFoundPage";
+import { PageLoader } from "../components/PageLoader";
 import { LoginPage } from "../features/auth/LoginPage";
-import { RequireAuth, RequireRole } from "./guards";
-import { LockoutDialog } from "./LockoutDialog";
+import { useSessionState } from "../session/store";
+import { RequireAuth } from "./guards";
 import { SessionTimers } from "./SessionTimers";
-import { Shell } from "./Shell";
 
-// Everything behind the login loads on demand: the login page stays small.
+// Everything behind the login loads on demand, the shell (menus, icons) too: the login page
+// stays small (issue 13: e2e/tests/bundle.spec.ts).
+const Shell = lazy(() => import("./Shell").then((m) => ({ default: m.Shell })));
+const RequireRole = lazy(() => import("./RequireRole"));
+const LockoutDialog = lazy(() => import("./LockoutDialog"));
+const NotFoundPage = lazy(() => import("../components/NotFoundPage").then((m) => ({ default: m.NotFoundPage })));
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
 const AccountPage = lazy(() => import("../features/account/AccountPage"));
@@ -29,15 +33,24 @@ const AuthoringPage = lazy(() => import("../features/authoring/AuthoringPage"));
 const QuestionnaireEditorPage = lazy(() => import("../features/authoring/QuestionnaireEditorPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
 
-const role = (route: Parameters<typeof RequireRole>[0]["route"], element: ReactNode) => (
+const role = (route: ComponentProps<typeof RequireRole>["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
 );
 
 function Root() {
+  // The lockout dialog loads when the inactivity limit first ends a session (a dialog is not
+  // the login's code), and then stays for its closing transition.
+  const { lockedOut } = useSessionState();
+  const [lockoutLoaded, setLockoutLoaded] = useState(lockedOut);
+  if (lockedOut && !lockoutLoaded) setLockoutLoaded(true);
   return (
     <>
       <SessionTimers />
-      <LockoutDialog />
+      {lockoutLoaded && (
+        <Suspense fallback={null}>
+          <LockoutDialog />
+        </Suspense>
+      )}
       <Outlet />
     </>
   );
@@ -53,7 +66,9 @@ export const router = createBrowserRouter([
       {
         element: (
           <RequireAuth>
-            <Shell />
+            <Suspense fallback={<PageLoader />}>
+              <Shell />
+            </Suspense>
           </RequireAuth>
         ),
         children: [

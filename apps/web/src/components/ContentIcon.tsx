@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { Image } from "@mantine/core";
 import { authedUrl } from "../api/client";
 
@@ -6,7 +6,7 @@ import { authedUrl } from "../api/client";
 export function ContentIcon({ name, size = 48 }: { name: string; size?: number }) {
   return (
     <Image
-      src={authedUrl(endpoints.staticIcon, { params: { file: `icon_${name}.svg` } })}
+      src={authedUrl(api.staticIcon, { params: { file: `icon_${name}.svg` } })}
       w={size}
       h={size}
       alt=""

@@ -1,4 +1,4 @@
-import { type CertificateRef, type ExpiryColour, endpoints, expiryColour, formatShortDate } from "@carecampus/contract";
+import { api, type CertificateRef, type ExpiryColour, expiryColour, formatShortDate } from "@carecampus/contract";
 import { Badge, Tooltip } from "@mantine/core";
 import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -33,7 +33,7 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
   const zone = settings["time-zone"];
   const colour = expiryColour(certificate.expires_at, new Date(), zone);
   const date = formatShortDate(certificate.expires_at, zone);
-  const link = freshLink(() => authedUrl(endpoints.certificatePdf, { query: { id: certificate.id } }));
+  const link = freshLink(() => authedUrl(api.certificatePdf, { query: { id: certificate.id } }));
   return (
     <Tooltip label={`${t(`expiry.${colour}`)} – ${t("training.download")}`}>
       <Badge

@@ -1,4 +1,4 @@
-import { endpoints, formatDate, formatTime, type MyEvent } from "@carecampus/contract";
+import { api, formatDate, formatTime, type MyEvent } from "@carecampus/contract";
 import { ActionIcon, Group, Paper, Stack, Text, Title, Tooltip } from "@mantine/core";
 import { IconCalendarEvent, IconDownload } from "@tabler/icons-react";
 import type { TFunction } from "i18next";
@@ -57,7 +57,7 @@ export function UpcomingEvents({ limit = 3 }: { limit?: number }) {
             <Tooltip label={t("calendar.ics")}>
               <ActionIcon
                 component="a"
-                {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: e.ID } }))}
+                {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: e.ID } }))}
                 download={`event-${e.ID}.ics`}
                 variant="subtle"
                 size="lg"

@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
 
@@ -9,11 +9,11 @@ export const adminListKeys = {
 };
 
 export const useFacilities = (enabled: boolean) =>
-  useQuery({ queryKey: adminListKeys.facilities, queryFn: () => call(endpoints.facilityList), enabled });
+  useQuery({ queryKey: adminListKeys.facilities, queryFn: () => call(api.facilityList), enabled });
 
 export const useCatalogue = () =>
   useQuery({
     queryKey: adminListKeys.catalogue,
-    queryFn: () => call(endpoints.catalogue),
+    queryFn: () => call(api.catalogue),
     staleTime: 600_000,
   });

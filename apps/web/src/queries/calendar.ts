@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
 
@@ -17,7 +17,7 @@ export const calendarKeys = {
 export const useMyEvents = (enabled = true) =>
   useQuery({
     queryKey: calendarKeys.mine,
-    queryFn: () => call(endpoints.calendarMine, { silent: true }),
+    queryFn: () => call(api.calendarMine, { silent: true }),
     enabled,
     staleTime: 5 * 60_000,
   });

@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
 
@@ -14,12 +14,12 @@ export const learningKeys = {
 };
 
 export const useTopics = (enabled = true) =>
-  useQuery({ queryKey: learningKeys.topics, queryFn: () => call(endpoints.topicList), enabled });
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => call(api.topicList), enabled });
 
 export const useUserProgress = (userId: number, enabled = true) =>
   useQuery({
     queryKey: learningKeys.progress(userId),
-    queryFn: () => call(endpoints.userProgress, { params: { id: userId } }),
+    queryFn: () => call(api.userProgress, { params: { id: userId } }),
     enabled,
   });
 

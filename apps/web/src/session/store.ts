@@ -1,4 +1,4 @@
-import { isTokenUsable, type Preferences, type TokenClaims, type User } from "@carecampus/contract";
+import { isTokenUsable, type Language, type Preferences, type TokenClaims, type User } from "@carecampus/contract";
 import { useSyncExternalStore } from "react";
 
 const KEYS = { token: "carecampus.token", user: "carecampus.user", preferences: "carecampus.preferences" } as const;
@@ -9,7 +9,7 @@ export interface Session {
   user: User;
 }
 
-interface State {
+export interface State {
   session: Session | null;
   /** Set when the inactivity limit ended the session: the lockout dialog shows. */
   lockedOut: boolean;
@@ -50,6 +50,11 @@ function restore(): State {
   localStorage.removeItem(KEYS.token);
   localStorage.removeItem(KEYS.user);
   return { session: null, lockedOut: false, preferences };
+}
+
+/** The language the user chose: the logged-in user's, else the one kept from the last session. */
+export function preferredLanguage(state: State): Language | undefined {
+  return state.session?.user.language ?? state.preferences?.language;
 }
 
 let state: State = restore();

@@ -1,4 +1,4 @@
-import { ACTIVITY_EVENTS, endpoints, refreshDelayMs } from "@carecampus/contract";
+import { ACTIVITY_EVENTS, api, refreshDelayMs } from "@carecampus/contract";
 import { useEffect } from "react";
 import { call } from "../api/client";
 import { settings } from "../app/settings";
@@ -14,7 +14,7 @@ export function useTokenRefresh(): void {
     if (!token || exp === undefined) return;
     const timer = window.setTimeout(
       () => {
-        call(endpoints.refresh, { query: { lang: lang || undefined }, silent: true })
+        call(api.refresh, { query: { lang: lang || undefined }, silent: true })
           .then((res) => sessionStore.setToken(res.token))
           .catch(() => {
             // A failed refresh ends in 401 handling (session cleared) or the token simply expires.

@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { call } from "../api/client";
 import i18n from "../i18n";
 import { decodeClaims, sessionStore } from "./store";
@@ -15,7 +15,7 @@ export async function consumeUrlToken(): Promise<boolean> {
   const claims = decodeClaims(token);
   if (claims?.sub) {
     try {
-      const user = await call(endpoints.userGet, { params: { id: Number(claims.sub) }, token, silent: true });
+      const user = await call(api.userGet, { params: { id: Number(claims.sub) }, token, silent: true });
       // A link must not silently put someone else in the place of whoever is logged in here.
       const current = sessionStore.get().session?.user;
       const switching = current !== undefined && current.id !== user.id;

@@ -1,4 +1,5 @@
-import { facilityRequirement, normaliseRoles, type Role } from "../roles";
+import { facilityRequirement, normaliseRoles } from "../roles";
+import type { Role } from "../schemas/role";
 import { type PasswordProblem, passwordProblems } from "./password";
 
 /** What the user form holds when it is checked (spec §5 'User form save is disabled when …'). */

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ErrorBody } from "../errors";
-import { Role } from "../roles";
 import { IMPORT_FIELDS, IMPORT_MAX_ROWS } from "../rules/import";
 import { PASSWORD_MAX_LENGTH } from "../rules/password";
 import { Salutation } from "./auth";
 import { Id, noNul, RequiredText, Text } from "./common";
+import { ErrorBody } from "./error-body";
+import { Role } from "./role";
 
 export const NamedItem = z.object({ id: z.number().int(), name: z.string() }).meta({ id: "NamedItem" });
 export type NamedItem = z.infer<typeof NamedItem>;

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { Role } from "../roles";
 import { PASSWORD_MAX_LENGTH } from "../rules/password";
 import { Avatar, Language, Theme } from "../settings";
 import { Id, noNul, RequiredText } from "./common";
+import { Role } from "./role";
 
 export const Salutation = z.enum(["Mr", "Ms", "-"]);
 export type Salutation = z.infer<typeof Salutation>;

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { NotificationType } from "../messages";
+import { NOTIFICATION_TYPES } from "../messages";
+
+const NotificationType = z.enum(NOTIFICATION_TYPES);
 
 export const Id = z.coerce.number().int().positive().max(2_147_483_647);
 /** An id inside a JSON body: a number as sent, never coerced (`true` or `[["70"]]` are not ids). */

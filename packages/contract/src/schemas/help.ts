@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { HelpBadgeColour } from "../rules/help";
+import { HELP_BADGE_COLOURS } from "../rules/help";
 import { Id } from "./common";
 import { QuestionMedia } from "./learning";
+
+const HelpBadgeColour = z.enum(HELP_BADGE_COLOURS);
 
 /** ?facility= narrows a Super-Admin's or superuser's view to one facility (others see only their own). */
 export const HelpScopeQuery = z.object({ facility: Id.optional() }).strict();

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { QuizFinishedLinkText, QuizFinishedMessage } from "../messages";
+import { QuizFinishedKey, QuizFinishedLinkKey } from "../messages";
 import { BodyId, Id } from "./common";
+
+const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
+const QuizFinishedMessage = z.enum(values(QuizFinishedKey));
+const QuizFinishedLinkText = z.enum(values(QuizFinishedLinkKey));
 
 export const CertificateRef = z
   .object({

@@ -1,4 +1,4 @@
-import { type AnswerResult, endpoints, type Question } from "@carecampus/contract";
+import { type AnswerResult, api, type Question } from "@carecampus/contract";
 import { Alert, Box, Button, Checkbox, Group, Image, Paper, Radio, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
@@ -133,8 +133,8 @@ export interface ExplanationCardProps {
 
 const defaultMediaUrl = (media: NonNullable<ShownResult["media"]>) =>
   media.type === "image"
-    ? authedUrl(endpoints.staticImage, { params: { id: media.id } })
-    : authedUrl(endpoints.staticVideo, { params: { id: media.id } });
+    ? authedUrl(api.staticImage, { params: { id: media.id } })
+    : authedUrl(api.staticVideo, { params: { id: media.id } });
 
 export function ExplanationCard({
   asked,

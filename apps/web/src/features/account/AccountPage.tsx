@@ -1,4 +1,4 @@
-import { ErrorCode, endpoints, isValidEmail, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
+import { api, ErrorCode, isValidEmail, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
 import { Button, Card, List, PasswordInput, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -33,7 +33,7 @@ function UsernamePanel({ user }: { user: User }) {
     <Panel
       title={t("account.username.title")}
       onSubmit={async () => {
-        const updated = await call(endpoints.accountUpdate, {
+        const updated = await call(api.accountUpdate, {
           params: { id: user.id },
           body: { property: "login", value: { value: login } },
         });
@@ -72,7 +72,7 @@ function PasswordPanel({ user }: { user: User }) {
       title={t("account.password.title")}
       onSubmit={async () => {
         try {
-          await call(endpoints.accountUpdate, {
+          await call(api.accountUpdate, {
             params: { id: user.id },
             body: { property: "password", value: { password: old, new_password: next } },
             silent: true,
@@ -140,7 +140,7 @@ function EmailPanel({ user }: { user: User }) {
       onSubmit={async () => {
         setTried(true);
         if (invalid) return;
-        const updated = await call(endpoints.accountUpdate, {
+        const updated = await call(api.accountUpdate, {
           params: { id: user.id },
           body: { property: "email", value: { value: email.trim() } },
         });

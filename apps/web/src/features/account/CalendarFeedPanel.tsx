@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { Alert, Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconCalendarShare } from "@tabler/icons-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -11,7 +11,7 @@ import { calendarKeys } from "../../queries/calendar";
 export function CalendarFeedPanel() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const feed = useQuery({ queryKey: calendarKeys.feed, queryFn: () => call(endpoints.calendarFeedGet) });
+  const feed = useQuery({ queryKey: calendarKeys.feed, queryFn: () => call(api.calendarFeedGet) });
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const absolute = url ? new URL(url, window.location.origin).toString() : null;
@@ -19,7 +19,7 @@ export function CalendarFeedPanel() {
   const create = async () => {
     setBusy(true);
     try {
-      const res = await call(endpoints.calendarFeedCreate);
+      const res = await call(api.calendarFeedCreate);
       setUrl(res.url);
       queryClient.setQueryData(calendarKeys.feed, res);
     } finally {
@@ -29,7 +29,7 @@ export function CalendarFeedPanel() {
   const revoke = async () => {
     setBusy(true);
     try {
-      const res = await call(endpoints.calendarFeedRevoke);
+      const res = await call(api.calendarFeedRevoke);
       setUrl(null);
       queryClient.setQueryData(calendarKeys.feed, res);
       showSuccess(t("calendar.feed.revoked"));

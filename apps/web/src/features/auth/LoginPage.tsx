@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -34,7 +34,7 @@ export function LoginPage() {
     if (!canSubmit) return;
     setBusy(true);
     try {
-      const res = await call(endpoints.login, { body: { login: login.trim(), password } });
+      const res = await call(api.login, { body: { login: login.trim(), password } });
       sessionStore.login(res.token, res.user);
     } catch {
       setPassword("");
@@ -50,7 +50,7 @@ export function LoginPage() {
     }
     setLoginError(null);
     try {
-      await call(endpoints.forgotPassword, { body: { user_login: login.trim() } });
+      await call(api.forgotPassword, { body: { user_login: login.trim() } });
       showSuccess(t("success.adminInformed"));
     } catch {
       // the client shows the error toast

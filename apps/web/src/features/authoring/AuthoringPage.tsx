@@ -1,4 +1,4 @@
-import { type AuthoringTree, CONTENT_LIMITS, endpoints, type TrainingWrite } from "@carecampus/contract";
+import { type AuthoringTree, api, CONTENT_LIMITS, type TrainingWrite } from "@carecampus/contract";
 import {
   Badge,
   Button,
@@ -39,7 +39,7 @@ function NewQuestionnaire({ training, onClose }: { training: Training; onClose: 
     if (name.trim() === "") return;
     setBusy(true);
     try {
-      const qn = await call(endpoints.authoringQuestionnaireCreate, { body: { training_id: training.id, name } });
+      const qn = await call(api.authoringQuestionnaireCreate, { body: { training_id: training.id, name } });
       void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
       navigate(`/authoring/questionnaire/${qn.id}`);
     } finally {
@@ -84,8 +84,8 @@ function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => vo
   const [v, setV] = useState({ name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (topic) await call(endpoints.authoringTopicSave, { params: { id: topic.id }, body: v });
-    else await call(endpoints.authoringTopicCreate, { body: v });
+    if (topic) await call(api.authoringTopicSave, { params: { id: topic.id }, body: v });
+    else await call(api.authoringTopicCreate, { body: v });
     void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
     void invalidateLearning(queryClient);
     showSuccess(t("authoring.saved"));
@@ -154,8 +154,8 @@ function TrainingModal({
   });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (training) await call(endpoints.authoringTrainingSave, { params: { id: training.id }, body: v });
-    else await call(endpoints.authoringTrainingCreate, { body: v });
+    if (training) await call(api.authoringTrainingSave, { params: { id: training.id }, body: v });
+    else await call(api.authoringTrainingCreate, { body: v });
     void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
     void invalidateLearning(queryClient);
     showSuccess(t("authoring.saved"));

@@ -1,4 +1,4 @@
-import { type AuthoringQuestionnaire, endpoints, type QuestionBankPreview } from "@carecampus/contract";
+import { type AuthoringQuestionnaire, api, type QuestionBankPreview } from "@carecampus/contract";
 import {
   Alert,
   Badge,
@@ -47,7 +47,7 @@ export function ImportModal({
     setBusy(true);
     try {
       setPreview(
-        await call(endpoints.authoringBankPreview, {
+        await call(api.authoringBankPreview, {
           params: { id: questionnaireId },
           body: { format: guessed, text },
         }),
@@ -64,7 +64,7 @@ export function ImportModal({
     setBusy(true);
     try {
       setPreview(
-        await call(endpoints.authoringBankPreview, {
+        await call(api.authoringBankPreview, {
           params: { id: questionnaireId },
           body: { format: next, text: file.text },
         }),
@@ -79,7 +79,7 @@ export function ImportModal({
     if (!file) return;
     setBusy(true);
     try {
-      const res = await call(endpoints.authoringBankImport, {
+      const res = await call(api.authoringBankImport, {
         params: { id: questionnaireId },
         body: { format, text: file.text },
       });

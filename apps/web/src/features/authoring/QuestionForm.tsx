@@ -1,8 +1,8 @@
 import {
   type AuthoringQuestion,
   type AuthoringQuestionInput,
+  api,
   CONTENT_LIMITS,
-  endpoints,
   type QuestionMediaRef,
   type QuestionProblem,
   questionProblems,
@@ -312,7 +312,7 @@ export function QuestionForm({
           </Text>
           {d.media?.type === "image" && (
             <Image
-              src={authedUrl(endpoints.staticImage, { params: { id: d.media.id } })}
+              src={authedUrl(api.staticImage, { params: { id: d.media.id } })}
               maw={320}
               radius="sm"
               alt={t("authoring.media.label")}

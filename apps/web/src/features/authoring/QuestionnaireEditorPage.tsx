@@ -1,4 +1,4 @@
-import { type AuthoringQuestionInput, type AuthoringQuestionnaire, endpoints } from "@carecampus/contract";
+import { type AuthoringQuestionInput, type AuthoringQuestionnaire, api } from "@carecampus/contract";
 import { ActionIcon, Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from "@mantine/core";
 import {
   IconArrowDown,
@@ -46,8 +46,8 @@ export default function QuestionnaireEditorPage() {
   const saveQuestion = async (questionId: number | "new", input: AuthoringQuestionInput) => {
     const res =
       questionId === "new"
-        ? await call(endpoints.authoringQuestionCreate, { params: { id }, body: input })
-        : await call(endpoints.authoringQuestionSave, { params: { id: questionId }, body: input });
+        ? await call(api.authoringQuestionCreate, { params: { id }, body: input })
+        : await call(api.authoringQuestionSave, { params: { id: questionId }, body: input });
     update(res.questionnaire);
     showSuccess(res.versioned ? t("authoring.savedVersion") : t("authoring.saved"));
     setEditing(null);
@@ -57,21 +57,21 @@ export default function QuestionnaireEditorPage() {
     const [moved] = order.splice(from, 1);
     if (moved === undefined) return;
     order.splice(to, 0, moved);
-    update(await call(endpoints.authoringQuestionnairePatch, { params: { id }, body: { question_order: order } }));
+    update(await call(api.authoringQuestionnairePatch, { params: { id }, body: { question_order: order } }));
   };
   const rename = async () => {
     if (name === null || name.trim() === "") return;
-    update(await call(endpoints.authoringQuestionnairePatch, { params: { id }, body: { name } }));
+    update(await call(api.authoringQuestionnairePatch, { params: { id }, body: { name } }));
     setName(null);
     showSuccess(t("authoring.saved"));
   };
   const publish = async () => {
-    update(await call(endpoints.authoringQuestionnairePublish, { params: { id } }));
+    update(await call(api.authoringQuestionnairePublish, { params: { id } }));
     setPublishing(false);
     showSuccess(t("authoring.published"));
   };
   const remove = async (questionId: number) => {
-    update(await call(endpoints.authoringQuestionDelete, { params: { id: questionId } }));
+    update(await call(api.authoringQuestionDelete, { params: { id: questionId } }));
     setRemoving(null);
   };
   const ed = qn.editable;

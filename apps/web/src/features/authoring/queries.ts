@@ -1,7 +1,7 @@
 import {
   type AuthoringMediaResult,
+  api,
   ErrorCode,
-  endpoints,
   endpointUrl,
   isErrorBody,
   UPLOAD_MAX_BYTES,
@@ -17,12 +17,12 @@ export const authoringKeys = {
 };
 
 export const useAuthoringTree = () =>
-  useQuery({ queryKey: authoringKeys.tree, queryFn: () => call(endpoints.authoringTree) });
+  useQuery({ queryKey: authoringKeys.tree, queryFn: () => call(api.authoringTree) });
 
 export const useAuthoringQuestionnaire = (id: number) =>
   useQuery({
     queryKey: authoringKeys.questionnaire(id),
-    queryFn: () => call(endpoints.authoringQuestionnaireGet, { params: { id } }),
+    queryFn: () => call(api.authoringQuestionnaireGet, { params: { id } }),
   });
 
 /** What the server would refuse anyway, said before the upload (the contract's limits). */
@@ -39,7 +39,7 @@ export async function uploadQuestionMedia(file: File): Promise<AuthoringMediaRes
   if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
-    res = await fetch(endpointUrl(endpoints.authoringMediaUpload, {}), { method: "POST", headers, body: file });
+    res = await fetch(endpointUrl(api.authoringMediaUpload, {}), { method: "POST", headers, body: file });
   } catch {
     throw new ApiError(0, null);
   }

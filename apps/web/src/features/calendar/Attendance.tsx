@@ -1,4 +1,4 @@
-import { type CalendarEventDetail, endpoints } from "@carecampus/contract";
+import { api, type CalendarEventDetail } from "@carecampus/contract";
 import { Alert, Button, Checkbox, Stack, Text } from "@mantine/core";
 import { IconClipboardCheck } from "@tabler/icons-react";
 import { useState } from "react";
@@ -18,7 +18,7 @@ export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onS
   const save = async () => {
     setBusy(true);
     try {
-      const res = await call(endpoints.calendarAttendance, { params: { id: event.ID }, body: { attended } });
+      const res = await call(api.calendarAttendance, { params: { id: event.ID }, body: { attended } });
       showSuccess(t("calendar.attendanceSaved", { count: res.certificates }));
       await onSaved();
     } catch {

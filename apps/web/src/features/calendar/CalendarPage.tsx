@@ -1,7 +1,7 @@
 import "@fullcalendar/react/skeleton.css";
 import "@fullcalendar/react/themes/classic/theme.css";
 import "@fullcalendar/react/themes/classic/palette.css";
-import { type CalendarEvent, endpoints, isoDay, seesAllFacilities } from "@carecampus/contract";
+import { api, type CalendarEvent, isoDay, seesAllFacilities } from "@carecampus/contract";
 import FullCalendar, { type EventDropInfo, type EventInput, type EventSourceFuncInfo } from "@fullcalendar/react";
 import dayGridPlugin from "@fullcalendar/react/daygrid";
 import interactionPlugin from "@fullcalendar/react/interaction";
@@ -68,7 +68,7 @@ export default function CalendarPage() {
     };
     const events = await queryClient.fetchQuery({
       queryKey: calendarKeys.range(query.start, query.end, facility),
-      queryFn: () => call(endpoints.calendarList, { query }),
+      queryFn: () => call(api.calendarList, { query }),
       staleTime: 0,
     });
     return events.map(toInput);
@@ -82,7 +82,7 @@ export default function CalendarPage() {
   const onDrop = async (info: EventDropInfo) => {
     const event = info.event.extendedProps.event as CalendarEvent;
     try {
-      await call(endpoints.calendarUpdate, { body: movedBody(event, info.event.startStr, info.event.endStr) });
+      await call(api.calendarUpdate, { body: movedBody(event, info.event.startStr, info.event.endStr) });
       showSuccess(t("calendar.moved"));
       await refresh();
     } catch {

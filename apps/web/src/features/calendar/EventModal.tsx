@@ -1,5 +1,5 @@
 import "@mantine/dates/styles.css";
-import { type CalendarEventDetail, EVENT_COLOURS, endpoints, seesAllFacilities } from "@carecampus/contract";
+import { api, type CalendarEventDetail, EVENT_COLOURS, seesAllFacilities } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -52,7 +52,7 @@ export function EventModal({ target, onClose, onChanged }: Props) {
   const id = target.kind === "edit" ? target.id : 0;
   const detail = useQuery({
     queryKey: calendarKeys.one(id),
-    queryFn: () => call(endpoints.calendarGet, { params: { id } }),
+    queryFn: () => call(api.calendarGet, { params: { id } }),
     enabled: target.kind === "edit",
     staleTime: 0,
   });
@@ -134,8 +134,8 @@ function EventForm({
     setBusy(true);
     try {
       const body = eventBody(values, zone, detail?.ID);
-      if (detail) await call(endpoints.calendarUpdate, { body });
-      else await call(endpoints.calendarCreate, { body });
+      if (detail) await call(api.calendarUpdate, { body });
+      else await call(api.calendarCreate, { body });
       showSuccess(t("calendar.saved"));
       await onChanged();
       onClose();
@@ -148,7 +148,7 @@ function EventForm({
 
   const remove = async () => {
     if (!detail) return;
-    await call(endpoints.calendarDelete, { params: { id: detail.ID } });
+    await call(api.calendarDelete, { params: { id: detail.ID } });
     showSuccess(t("calendar.deleted"));
     await onChanged();
     onClose();
@@ -302,7 +302,7 @@ function EventForm({
           {detail?.Started && canEdit && <Attendance event={detail} onSaved={onChanged} />}
           {detail && (
             <Anchor
-              {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: detail.ID } }))}
+              {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: detail.ID } }))}
               download={`event-${detail.ID}.ics`}
               size="sm"
               style={{ display: "inline-flex", alignItems: "center", gap: 4 }}

@@ -1,4 +1,4 @@
-import { endpoints, type Invitee, type ProposalEntry } from "@carecampus/contract";
+import { api, type Invitee, type ProposalEntry } from "@carecampus/contract";
 import { Badge, Button, Checkbox, Group, Loader, ScrollArea, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
@@ -30,7 +30,7 @@ export function InviteePicker({ facility, training, day, selected, current, pres
   const { t } = useTranslation();
   const proposal = useQuery({
     queryKey: calendarKeys.proposal(facility, training, day),
-    queryFn: () => call(endpoints.calendarProposal, { query: { facility, training, start: day } }),
+    queryFn: () => call(api.calendarProposal, { query: { facility, training, start: day } }),
   });
   const applied = useRef<string | null>(null);
   const key = `${facility}/${training}/${day}`;

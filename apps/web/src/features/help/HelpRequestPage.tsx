@@ -1,4 +1,4 @@
-import { endpoints, formatDate, HELP_REPLY_MAX, type HelpRequestDetail, hasAnyRole } from "@carecampus/contract";
+import { api, formatDate, HELP_REPLY_MAX, type HelpRequestDetail, hasAnyRole } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -74,7 +74,7 @@ function QuestionCard({ help }: { help: HelpRequestDetail }) {
       </Stack>
       {help.media?.type === "image" && (
         <Image
-          src={authedUrl(endpoints.staticImage, { params: { id: help.media.id } })}
+          src={authedUrl(api.staticImage, { params: { id: help.media.id } })}
           maw={480}
           radius="md"
           mb="md"
@@ -106,8 +106,8 @@ function ReplyForm({ help, facility }: { help: HelpRequestDetail; facility: numb
   const finish = async (action: "reply" | "handle") => {
     setBusy(action);
     try {
-      if (action === "reply") await call(endpoints.helpReply, { ...scope, body: { text: text.trim() } });
-      else await call(endpoints.helpHandle, scope);
+      if (action === "reply") await call(api.helpReply, { ...scope, body: { text: text.trim() } });
+      else await call(api.helpHandle, scope);
       showSuccess(t("success.helpRequestRemoved"));
       await queryClient.invalidateQueries({ queryKey: helpKeys.all });
       navigate(back);
@@ -154,7 +154,7 @@ function ContentFixSwitch({ help }: { help: HelpRequestDetail }) {
   const toggle = async (needsFix: boolean) => {
     setBusy(true);
     try {
-      await call(endpoints.contentFixSet, { params: { id: help.question_id }, body: { needs_fix: needsFix } });
+      await call(api.contentFixSet, { params: { id: help.question_id }, body: { needs_fix: needsFix } });
       showSuccess(needsFix ? t("helpRequests.fixes.markedToast") : t("helpRequests.fixes.clearedToast"));
       await queryClient.invalidateQueries({ queryKey: helpKeys.all });
     } catch {

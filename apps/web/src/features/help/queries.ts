@@ -1,4 +1,4 @@
-import { endpoints, mayOpenRoute, type Role, type TutorialAudience } from "@carecampus/contract";
+import { api, mayOpenRoute, type Role, type TutorialAudience } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
 import { call } from "../../api/client";
 
@@ -14,7 +14,7 @@ export const helpKeys = {
 export const useHelpRequests = (facility: number | null, enabled = true) =>
   useQuery({
     queryKey: helpKeys.list(facility),
-    queryFn: () => call(endpoints.helpList, { query: { facility: facility ?? undefined } }),
+    queryFn: () => call(api.helpList, { query: { facility: facility ?? undefined } }),
     enabled,
   });
 
@@ -23,7 +23,7 @@ export const useOpenHelpCount = (roles: readonly Role[]) => {
   const staff = mayOpenRoute(roles, "helpRequests");
   const query = useQuery({
     queryKey: helpKeys.list(null),
-    queryFn: () => call(endpoints.helpList, { query: {}, silent: true }),
+    queryFn: () => call(api.helpList, { query: {}, silent: true }),
     enabled: staff,
     staleTime: 60_000,
     refetchInterval: 5 * 60_000,
@@ -34,17 +34,17 @@ export const useOpenHelpCount = (roles: readonly Role[]) => {
 export const useHelpRequest = (id: number, facility: number | null) =>
   useQuery({
     queryKey: helpKeys.one(id, facility),
-    queryFn: () => call(endpoints.helpGet, { params: { id }, query: { facility: facility ?? undefined } }),
+    queryFn: () => call(api.helpGet, { params: { id }, query: { facility: facility ?? undefined } }),
     enabled: Number.isInteger(id) && id > 0,
     retry: false,
   });
 
 export const useContentFixes = (enabled: boolean) =>
-  useQuery({ queryKey: helpKeys.fixes, queryFn: () => call(endpoints.contentFixList), enabled });
+  useQuery({ queryKey: helpKeys.fixes, queryFn: () => call(api.contentFixList), enabled });
 
 export const useTutorial = (audience: TutorialAudience, language: string) =>
   useQuery({
     queryKey: helpKeys.tutorial(audience, language),
-    queryFn: () => call(endpoints.tutorial, { query: { Role: audience, lang: language as "de" } }),
+    queryFn: () => call(api.tutorial, { query: { Role: audience, lang: language as "de" } }),
     staleTime: 10 * 60_000,
   });

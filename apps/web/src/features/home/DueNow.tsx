@@ -1,4 +1,4 @@
-import { dueNow, endpoints, expiryColour, formatDate, type UserProgress } from "@carecampus/contract";
+import { api, dueNow, expiryColour, formatDate, type UserProgress } from "@carecampus/contract";
 import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { IconPlayerPlay } from "@tabler/icons-react";
 import { useState } from "react";
@@ -14,7 +14,7 @@ type Due = UserProgress["training_progress"][number];
 /** Where learning a training goes on: its first questionnaire not finished and not locked. */
 async function resumePath(training: Due): Promise<string> {
   const base = `/topic/${training.topic_id}/training/${training.id}`;
-  const detail = await call(endpoints.trainingGet, { params: { topic: training.topic_id, training: training.id } });
+  const detail = await call(api.trainingGet, { params: { topic: training.topic_id, training: training.id } });
   const next = detail.questionnaires.find((q) => !q.finished && !q.disabled) ?? detail.questionnaires[0];
   return next ? `${base}/questionnaire/${next.id}` : base;
 }

@@ -1,4 +1,4 @@
-import { type ExternalCourse, endpoints, formatDate, TRUNCATE_EXTERNAL_COURSE, truncate } from "@carecampus/contract";
+import { api, type ExternalCourse, formatDate, TRUNCATE_EXTERNAL_COURSE, truncate } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -28,7 +28,7 @@ const RENEW_BEFORE_MS = 20_000;
 function usePartnerToken() {
   return useQuery({
     queryKey: ["partner-courses", "token"],
-    queryFn: () => call(endpoints.partnerToken, { silent: true }),
+    queryFn: () => call(api.partnerToken, { silent: true }),
     staleTime: 0,
     gcTime: 0,
     retry: false,
@@ -105,7 +105,7 @@ function CourseRow({ course, token }: { course: ExternalCourse; token: string })
               size="sm"
               data-testid="partner-certificate"
               {...freshLink(() =>
-                authedUrl(endpoints.certificatePdf, { query: { id: course.certificate?.id ?? 0, source: "partner" } }),
+                authedUrl(api.certificatePdf, { query: { id: course.certificate?.id ?? 0, source: "partner" } }),
               )}
               target="_blank"
               rel="noopener"
@@ -159,7 +159,7 @@ export function PartnerCourses({
   const token = usePartnerToken();
   const courses = useQuery({
     queryKey: ["partner-courses", "course", topicId, trainingId],
-    queryFn: () => call(endpoints.partnerCourses, { query: { topicId, trainingId }, silent: true }),
+    queryFn: () => call(api.partnerCourses, { query: { topicId, trainingId }, silent: true }),
     enabled: token.isSuccess,
     staleTime: 0,
     retry: false,

@@ -1,4 +1,4 @@
-import { type AnswerResult, endpoints, type Question, type Questionnaire } from "@carecampus/contract";
+import { type AnswerResult, api, type Question, type Questionnaire } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
@@ -47,7 +47,7 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
   const send = async () => {
     setBusy(true);
     try {
-      await call(endpoints.helpRequestCreate, { body: { question_id: questionId } });
+      await call(api.helpRequestCreate, { body: { question_id: questionId } });
       showSuccess(t("quiz.help.sent"));
       setSent(true);
       setOpen(false);
@@ -232,12 +232,12 @@ function Explanation({
         ))}
       </Stack>
       {result.media?.type === "image" && (
-        <ExplanationImage src={authedUrl(endpoints.staticImage, { params: { id: result.media.id } })} />
+        <ExplanationImage src={authedUrl(api.staticImage, { params: { id: result.media.id } })} />
       )}
       {result.media?.type === "video" && (
         // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
         <video
-          src={authedUrl(endpoints.staticVideo, { params: { id: result.media.id } })}
+          src={authedUrl(api.staticVideo, { params: { id: result.media.id } })}
           controls
           playsInline
           preload="metadata"
@@ -283,7 +283,7 @@ function Quiz() {
   const training = useTraining(topicId, trainingId);
   const quiz = useQuiz({
     sendAnswer: (q, answers) =>
-      call(endpoints.answerSubmit, {
+      call(api.answerSubmit, {
         params: { topic: topicId, training: trainingId, q: questionnaireId, question: q.id },
         query: { practice: practice ? "true" : undefined },
         body: answers,

@@ -1,4 +1,4 @@
-import { endpoints, type Questionnaire } from "@carecampus/contract";
+import { api, type Questionnaire } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -130,7 +130,7 @@ function NextDate({ trainingId }: { trainingId: number }) {
       </Text>
       <Anchor
         size="sm"
-        {...freshLink(() => authedUrl(endpoints.calendarIcs, { params: { id: next.ID } }))}
+        {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: next.ID } }))}
         download={`event-${next.ID}.ics`}
       >
         {t("calendar.ics")}

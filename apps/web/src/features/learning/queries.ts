@@ -1,22 +1,22 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
 import { call } from "../../api/client";
 import { learningKeys } from "../../queries/learning";
 
 export const useTopic = (id: number) =>
-  useQuery({ queryKey: learningKeys.topic(id), queryFn: () => call(endpoints.topicGet, { params: { id } }) });
+  useQuery({ queryKey: learningKeys.topic(id), queryFn: () => call(api.topicGet, { params: { id } }) });
 
 export const useTraining = (topic: number, training: number) =>
   useQuery({
     queryKey: learningKeys.training(topic, training),
-    queryFn: () => call(endpoints.trainingGet, { params: { topic, training } }),
+    queryFn: () => call(api.trainingGet, { params: { topic, training } }),
   });
 
 export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean, practice: boolean) =>
   useQuery({
     queryKey: learningKeys.question(topic, training, q, practice),
     queryFn: () =>
-      call(endpoints.questionNext, {
+      call(api.questionNext, {
         params: { topic, training, q },
         query: { practice: practice ? "true" : undefined },
       }),

@@ -1,4 +1,4 @@
-import { ErrorCode, endpoints, type Notification, NotificationMessageKey } from "@carecampus/contract";
+import { api, ErrorCode, type Notification, NotificationMessageKey } from "@carecampus/contract";
 import { ActionIcon, Indicator, Popover, ScrollArea, Stack, Text, ThemeIcon, UnstyledButton } from "@mantine/core";
 import {
   IconBell,
@@ -36,7 +36,7 @@ function NoticeIcon({ messageKey }: { messageKey: string }) {
 /** Marks read; a notice another tab already read (404) is gone all the same. */
 async function markNoticeRead(id: number): Promise<void> {
   try {
-    await call(endpoints.notificationRead, { params: { id }, silent: true });
+    await call(api.notificationRead, { params: { id }, silent: true });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return;
     // An ended session goes to /login without a toast, as everywhere.
@@ -56,7 +56,7 @@ export function NotificationBell() {
   const queryClient = useQueryClient();
   const { data = [] } = useQuery({
     queryKey: KEY,
-    queryFn: () => call(endpoints.notificationList, { silent: true }),
+    queryFn: () => call(api.notificationList, { silent: true }),
     // Re-fetched when the last update is more than an hour old (spec §4).
     staleTime: HOUR,
     refetchInterval: HOUR,

@@ -1,4 +1,4 @@
-import { endpoints, formatDate, TRUNCATE_EXTERNAL_COURSE, truncate } from "@carecampus/contract";
+import { api, formatDate, TRUNCATE_EXTERNAL_COURSE, truncate } from "@carecampus/contract";
 import { Alert, Group, Paper, Select, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconWorldOff } from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
@@ -22,7 +22,7 @@ export default function PartnerCoursesPage() {
   const [topicId, trainingId] = (choice ?? "0:0").split(":").map(Number) as [number, number];
   const result = useQuery({
     queryKey: ["partner-courses", "admin", topicId, trainingId],
-    queryFn: () => call(endpoints.partnerAdminCourses, { query: { topicId, trainingId }, silent: true }),
+    queryFn: () => call(api.partnerAdminCourses, { query: { topicId, trainingId }, silent: true }),
     enabled: choice !== null,
     retry: false,
   });

@@ -1,5 +1,5 @@
 import {
-  endpoints,
+  api,
   expiryColour,
   formatDate,
   TRUNCATE_CERTIFICATE,
@@ -174,7 +174,7 @@ export function MyProgress({ userId }: { userId: number }) {
                   size="sm"
                   fw={600}
                   title={pc.course_name}
-                  {...freshLink(() => authedUrl(endpoints.certificatePdf, { query: { id: pc.id, source: "partner" } }))}
+                  {...freshLink(() => authedUrl(api.certificatePdf, { query: { id: pc.id, source: "partner" } }))}
                   target="_blank"
                   rel="noopener"
                 >

@@ -1,4 +1,4 @@
-import { AVATARS, endpoints, type Language, type PreferencesPatch, THEMES, type Theme } from "@carecampus/contract";
+import { AVATARS, api, type Language, type PreferencesPatch, THEMES, type Theme } from "@carecampus/contract";
 import {
   Card,
   Group,
@@ -33,15 +33,16 @@ export default function ProfilePage() {
   const { user } = useRequiredSession();
 
   const save = async (patch: PreferencesPatch) => {
-    const prefs = await call(endpoints.preferencesUpdate, { params: { id: user.id }, body: patch });
+    const prefs = await call(api.preferencesUpdate, { params: { id: user.id }, body: patch });
     sessionStore.setUser({ ...user, ...prefs });
     if (patch.property === "language") {
       await i18n.changeLanguage(patch.value);
       // The token's language claim follows (spec §7 POST /auth/refresh?lang).
-      const { token } = await call(endpoints.refresh, { query: { lang: patch.value } });
+      const { token } = await call(api.refresh, { query: { lang: patch.value } });
       sessionStore.setToken(token);
     }
-    showSuccess(t("success.profileChanged"));
+    // In the language just chosen (t still speaks the one this render had).
+    showSuccess(i18n.t("success.profileChanged"));
   };
 
   return (

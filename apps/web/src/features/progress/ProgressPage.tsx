@@ -1,4 +1,4 @@
-import { endpoints, seesAllFacilities } from "@carecampus/contract";
+import { api, seesAllFacilities } from "@carecampus/contract";
 import {
   Alert,
   Button,
@@ -51,9 +51,7 @@ export default function ProgressPage() {
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));
   const trainings = (overview.data?.trainings ?? []).filter((tr) => !hidden.has(tr.id));
 
-  const exportLink = freshLink(() =>
-    authedUrl(endpoints.overviewExport, { query: { facilityName: facility || undefined } }),
-  );
+  const exportLink = freshLink(() => authedUrl(api.overviewExport, { query: { facilityName: facility || undefined } }));
 
   if (catalogue.isPending) return <Skeleton h={400} />;
 

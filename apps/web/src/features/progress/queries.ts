@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../api/client";
 
@@ -9,7 +9,7 @@ export const useTopicOverview = (topicId: number | null, facility: string | null
   useQuery({
     queryKey: overviewKey(topicId, facility),
     queryFn: ({ signal }) =>
-      call(endpoints.overviewTopic, {
+      call(api.overviewTopic, {
         params: { topicId: topicId ?? 0 },
         query: { facilityName: facility || undefined },
         signal,
@@ -23,7 +23,7 @@ export function useMarkPassive() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { userId: number; topicId: number; trainingId: number }) =>
-      call(endpoints.passiveTrainingMark, {
+      call(api.passiveTrainingMark, {
         params: { id: v.userId },
         body: { topicID: v.topicId, trainingID: v.trainingId },
       }),

@@ -1,7 +1,7 @@
 import {
   type AdminUser,
+  api,
   type Catalogue,
-  endpoints,
   facilityRequirement,
   generatePassword,
   grantableRoles,
@@ -206,7 +206,7 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
   const canSave = !busy && form.isValid();
 
   const addFacility = async () => {
-    const created = await call(endpoints.facilityCreate, { body: { name: newFacility.trim() } });
+    const created = await call(api.facilityCreate, { body: { name: newFacility.trim() } });
     await queryClient.invalidateQueries({ queryKey: userKeys.facilities });
     form.setFieldValue("facility", created.id);
     setNewFacility("");
@@ -215,7 +215,7 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
 
   const addExtra = async () => {
     if (values.facility === null) return;
-    const created = await call(endpoints.externalCreate, {
+    const created = await call(api.externalCreate, {
       body: { name: newExtra.trim(), facility: values.facility },
     });
     await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
@@ -247,8 +247,8 @@ function UserForm({ editId, initial, catalogue }: UserFormProps) {
       ...(creating || !sameIds(extras, initial.extras.map(Number)) ? { additional_qualifications: extras } : {}),
     };
     try {
-      if (creating) await call(endpoints.adminUserCreate, { body: { ...body, password: v.password } });
-      else await call(endpoints.adminUserUpdate, { params: { id: editId }, body });
+      if (creating) await call(api.adminUserCreate, { body: { ...body, password: v.password } });
+      else await call(api.adminUserUpdate, { params: { id: editId }, body });
       showSuccess(t(creating ? "success.SUC_USER_CREATED" : "success.SUC_USER_EDITED"));
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
       // A generated password is handed over now (copy, access slip); one typed in is known already.

@@ -1,4 +1,4 @@
-import { type AdminUser, endpoints, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
+import { type AdminUser, api, hasAnyRole, USER_EDITOR_ROLES } from "@carecampus/contract";
 import {
   Accordion,
   ActionIcon,
@@ -169,7 +169,7 @@ export default function UsersPage() {
   const [toDelete, setToDelete] = useState<AdminUser | null>(null);
   const deleteUser = async () => {
     if (!toDelete) return;
-    await call(endpoints.adminUserDelete, { params: { id: toDelete.id } });
+    await call(api.adminUserDelete, { params: { id: toDelete.id } });
     showSuccess(t("success.userDeleted"));
     await queryClient.invalidateQueries({ queryKey: userKeys.all });
   };

@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { api } from "@carecampus/contract";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { call } from "../../api/client";
 import { adminListKeys } from "../../queries/admin";
@@ -16,7 +16,7 @@ export const userKeys = {
 export const useUserSearch = (query: string, enabled: boolean) =>
   useQuery({
     queryKey: userKeys.list(query),
-    queryFn: ({ signal }) => call(endpoints.adminUserList, { query: { query: query || undefined }, signal }),
+    queryFn: ({ signal }) => call(api.adminUserList, { query: { query: query || undefined }, signal }),
     enabled,
     // The list stays while the next search runs: no flicker, expanded cards stay open.
     placeholderData: keepPreviousData,
@@ -25,28 +25,28 @@ export const useUserSearch = (query: string, enabled: boolean) =>
 export const useAdminUser = (id: number | undefined) =>
   useQuery({
     queryKey: userKeys.one(id ?? 0),
-    queryFn: () => call(endpoints.adminUserGet, { params: { id: id ?? 0 } }),
+    queryFn: () => call(api.adminUserGet, { params: { id: id ?? 0 } }),
     enabled: id !== undefined,
   });
 
 export const useQualifications = () =>
   useQuery({
     queryKey: userKeys.qualifications,
-    queryFn: () => call(endpoints.qualificationList),
+    queryFn: () => call(api.qualificationList),
     staleTime: 600_000,
   });
 
 export const useActivities = () =>
   useQuery({
     queryKey: userKeys.activities,
-    queryFn: () => call(endpoints.activityList),
+    queryFn: () => call(api.activityList),
     staleTime: 600_000,
   });
 
 export const useTrainingMatrix = (userId: number | undefined) =>
   useQuery({
     queryKey: ["users", "matrix", userId ?? 0],
-    queryFn: () => call(endpoints.trainingMatrixGet, { params: { user_id: userId ?? 0 } }),
+    queryFn: () => call(api.trainingMatrixGet, { params: { user_id: userId ?? 0 } }),
     enabled: userId !== undefined,
   });
 
@@ -54,13 +54,13 @@ export const useTrainingMatrix = (userId: number | undefined) =>
 export const useFacilityExtras = (facility: number | null) =>
   useQuery({
     queryKey: ["users", "extras", facility ?? 0],
-    queryFn: () => call(endpoints.externalList, { query: { facility: facility ?? undefined } }),
+    queryFn: () => call(api.externalList, { query: { facility: facility ?? undefined } }),
     enabled: facility !== null,
   });
 
 export const useUserExtras = (userId: number | undefined) =>
   useQuery({
     queryKey: ["users", "userExtras", userId ?? 0],
-    queryFn: () => call(endpoints.externalUserGet, { params: { userId: userId ?? 0 } }),
+    queryFn: () => call(api.externalUserGet, { params: { userId: userId ?? 0 } }),
     enabled: userId !== undefined,
   });

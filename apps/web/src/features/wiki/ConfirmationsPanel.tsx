@@ -1,4 +1,4 @@
-import { endpoints, formatDate, type WikiPage } from "@carecampus/contract";
+import { api, formatDate, type WikiPage } from "@carecampus/contract";
 import { Alert, Anchor, Button, Group, Paper, Progress, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
 import { IconBellRinging, IconDownload } from "@tabler/icons-react";
 import { useState } from "react";
@@ -18,7 +18,7 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
   const data = list.data;
   const missing = data ? data.rows.filter((r) => r.state !== "confirmed").length : 0;
   const exportLink = freshLink(() =>
-    authedUrl(endpoints.wikiConfirmationsExport, {
+    authedUrl(api.wikiConfirmationsExport, {
       params: { id: page.id },
       query: { facility: facility ?? undefined },
     }),
@@ -27,7 +27,7 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
   const remind = async () => {
     setBusy(true);
     try {
-      const result = await call(endpoints.wikiConfirmationsRemind, {
+      const result = await call(api.wikiConfirmationsRemind, {
         params: { id: page.id },
         query: { facility: facility ?? undefined },
       });

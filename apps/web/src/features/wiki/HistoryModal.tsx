@@ -1,4 +1,4 @@
-import { endpoints, formatDate, formatTime, type WikiPage } from "@carecampus/contract";
+import { api, formatDate, formatTime, type WikiPage } from "@carecampus/contract";
 import { Alert, Badge, Button, Checkbox, Group, Modal, Paper, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { IconArrowLeft, IconArrowsDiff, IconEye, IconRestore } from "@tabler/icons-react";
@@ -60,7 +60,7 @@ export function HistoryModal({
 
   const restore = async (revision: number) => {
     try {
-      const next = await call(endpoints.wikiRestore, {
+      const next = await call(api.wikiRestore, {
         params: { id: page.id },
         body: { version: page.version, revision },
         silent: true,

@@ -1,4 +1,4 @@
-import { endpoints, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
+import { api, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -174,7 +174,7 @@ export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
   }, [opened]);
   const submit = () =>
     entry.create(async () => {
-      await call(endpoints.wikiTopicCreate, {
+      await call(api.wikiTopicCreate, {
         body: {
           key: entry.slug,
           title: entry.title,
@@ -228,7 +228,7 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
 
   const submit = (key: string) =>
     entry.create(async () => {
-      await call(endpoints.wikiPageCreate, {
+      await call(api.wikiPageCreate, {
         body: {
           topic: key,
           slug: entry.slug,

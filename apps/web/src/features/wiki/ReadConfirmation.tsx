@@ -1,4 +1,4 @@
-import { endpoints, formatDate, type WikiPage } from "@carecampus/contract";
+import { api, formatDate, type WikiPage } from "@carecampus/contract";
 import { Alert, Button, Paper, Stack, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconSignature } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -34,7 +34,7 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
     setBusy(true);
     setStale(false);
     try {
-      const next = await call(endpoints.wikiConfirm, {
+      const next = await call(api.wikiConfirm, {
         params: { id: page.id },
         body: { revision: released.number },
         silent: true,

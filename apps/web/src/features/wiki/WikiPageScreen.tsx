@@ -1,4 +1,4 @@
-import { endpoints, formatDate, type Language, seesAllFacilities, type WikiPage } from "@carecampus/contract";
+import { api, formatDate, type Language, seesAllFacilities, type WikiPage } from "@carecampus/contract";
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Paper, Select, Skeleton, Stack, Text } from "@mantine/core";
 import { IconEye, IconHistory, IconPencil, IconPrinter, IconRocket, IconTrash } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -99,7 +99,7 @@ function WikiPageScreen() {
         : (facilities.data?.find((f) => f.id === page.facility_id)?.name ?? "");
 
   const release = async () => {
-    const next = await call(endpoints.wikiPageRelease, { params: { id: page.id }, body: { version: page.version } });
+    const next = await call(api.wikiPageRelease, { params: { id: page.id }, body: { version: page.version } });
     showSuccess(t("wiki.admin.releasedToast", { number: next.released?.number ?? next.revision.number }));
     show(next, false);
     await refreshWiki(queryClient);
@@ -107,7 +107,7 @@ function WikiPageScreen() {
   };
 
   const retire = async () => {
-    await call(endpoints.wikiPageDelete, { params: { id: page.id } });
+    await call(api.wikiPageDelete, { params: { id: page.id } });
     showSuccess(t("success.wikiChanged"));
     await refreshWiki(queryClient);
     navigate(wikiPath(facility, page.topic.key));

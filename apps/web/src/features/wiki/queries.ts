@@ -1,4 +1,4 @@
-import { endpoints, type Language, type WikiPage } from "@carecampus/contract";
+import { api, type Language, type WikiPage } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { ApiError, call } from "../../api/client";
 
@@ -17,7 +17,7 @@ export const wikiKeys = {
 export const useWikiTree = (facility: number | null) =>
   useQuery({
     queryKey: wikiKeys.tree(facility),
-    queryFn: () => call(endpoints.wikiTree, { query: { facility: facility ?? undefined } }),
+    queryFn: () => call(api.wikiTree, { query: { facility: facility ?? undefined } }),
   });
 
 export interface PageAddress {
@@ -30,7 +30,7 @@ export interface PageAddress {
 
 /** Reads one page; a page that is not there (or lies in another facility) is 404, shown as 'not found' without a toast. */
 export function fetchWikiPage(a: PageAddress): Promise<WikiPage> {
-  return call(endpoints.wikiPageGet, {
+  return call(api.wikiPageGet, {
     params: { topic: a.topic, slug: a.slug },
     query: { lang: a.lang, draft: a.draft ? "true" : undefined, facility: a.facility ?? undefined },
     silent: true,
@@ -47,8 +47,7 @@ export const useWikiPage = (a: PageAddress) =>
 export const useWikiSearch = (q: string, lang: Language, facility: number | null) =>
   useQuery({
     queryKey: wikiKeys.search(q, lang, facility),
-    queryFn: ({ signal }) =>
-      call(endpoints.wikiSearch, { query: { q, lang, facility: facility ?? undefined }, signal }),
+    queryFn: ({ signal }) => call(api.wikiSearch, { query: { q, lang, facility: facility ?? undefined }, signal }),
     enabled: q.length >= 2,
     placeholderData: (previous) => previous,
   });
@@ -56,29 +55,28 @@ export const useWikiSearch = (q: string, lang: Language, facility: number | null
 export const useWikiRevisions = (id: number, enabled: boolean) =>
   useQuery({
     queryKey: wikiKeys.revisions(id),
-    queryFn: () => call(endpoints.wikiRevisions, { params: { id } }),
+    queryFn: () => call(api.wikiRevisions, { params: { id } }),
     enabled,
   });
 
 export const useWikiRevision = (id: number, number: number | null, lang: Language) =>
   useQuery({
     queryKey: wikiKeys.revision(id, number ?? 0, lang),
-    queryFn: () => call(endpoints.wikiRevision, { params: { id, number: number ?? 0 }, query: { lang } }),
+    queryFn: () => call(api.wikiRevision, { params: { id, number: number ?? 0 }, query: { lang } }),
     enabled: number !== null,
   });
 
 export const useWikiDiff = (id: number, range: { from: number; to: number } | null, lang: Language) =>
   useQuery({
     queryKey: wikiKeys.diff(id, range?.from ?? 0, range?.to ?? 0, lang),
-    queryFn: () =>
-      call(endpoints.wikiDiff, { params: { id }, query: { from: range?.from ?? 0, to: range?.to ?? 0, lang } }),
+    queryFn: () => call(api.wikiDiff, { params: { id }, query: { from: range?.from ?? 0, to: range?.to ?? 0, lang } }),
     enabled: range !== null,
   });
 
 export const useWikiConfirmations = (id: number, facility: number | null, enabled: boolean) =>
   useQuery({
     queryKey: wikiKeys.confirmations(id, facility),
-    queryFn: () => call(endpoints.wikiConfirmations, { params: { id }, query: { facility: facility ?? undefined } }),
+    queryFn: () => call(api.wikiConfirmations, { params: { id }, query: { facility: facility ?? undefined } }),
     enabled,
   });
 

@@ -1,6 +1,6 @@
 import {
+  api,
   ErrorCode,
-  endpoints,
   endpointUrl,
   isErrorBody,
   WIKI_IMAGE_MAX_BYTES,
@@ -27,7 +27,7 @@ export async function uploadWikiImage(file: File, facility: number | null): Prom
   const token = sessionStore.get().session?.token;
   const headers: Record<string, string> = { accept: "application/json", "content-type": file.type };
   if (token) headers.authorization = `Bearer ${token}`;
-  const url = endpointUrl(endpoints.wikiImageUpload, { query: { facility: facility ?? undefined } });
+  const url = endpointUrl(api.wikiImageUpload, { query: { facility: facility ?? undefined } });
   let res: Response;
   try {
     res = await fetch(url, { method: "POST", headers, body: file });

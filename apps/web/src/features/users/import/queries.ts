@@ -1,4 +1,4 @@
-import { endpoints, ImportErrorBody, type ImportProblem, type ImportRow } from "@carecampus/contract";
+import { api, ImportErrorBody, type ImportProblem, type ImportRow } from "@carecampus/contract";
 import { ApiError, call } from "../../../api/client";
 
 export interface ImportOptions {
@@ -13,7 +13,7 @@ export interface ImportOptions {
  * refusal carries row problems the screen shows on the rows, not as a toast.
  */
 export function postImport(rows: readonly ImportRow[], { deleteMissing, dryRun }: ImportOptions) {
-  return call(endpoints.adminUserImport, {
+  return call(api.adminUserImport, {
     query: { deleteNotIncludedUsers: deleteMissing ? "true" : "false", dryRun: dryRun ? "true" : undefined },
     body: [...rows],
     silent: true,

@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  endpoints,
-  type Language,
-  WIKI_SUMMARY_MAX,
-  WIKI_TITLE_MAX,
-  type WikiPage,
-} from "@carecampus/contract";
+import { api, ErrorCode, type Language, WIKI_SUMMARY_MAX, WIKI_TITLE_MAX, type WikiPage } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -134,7 +127,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
     if (!editor || !loaded) return;
     setBusy(true);
     try {
-      const saved = await call(endpoints.wikiPageSave, {
+      const saved = await call(api.wikiPageSave, {
         params: { id: page.id },
         body: {
           version,
