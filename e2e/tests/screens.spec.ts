@@ -204,3 +204,26 @@ test("every administrator screen in four themes, German and English", async ({ p
   // The staff's help request page is per question.
   await scanAll(page, team.administrator, staffScreens(team.employee.id, 1));
 });
+
+test("the version label covers no content at 800 and 1024 px, and sits bottom left where there is room", async ({
+  page,
+}) => {
+  const team = await createTeam(page.request, ["employee"]);
+  await openAs(page, team.employee, "/", team.employee.password);
+  const label = page.getByRole("button", { name: new RegExp(exactly("de", "version.open").source.slice(1, -1)) });
+  const content = page.locator("main .mantine-Container-root").first();
+  for (const width of [800, 1024]) {
+    await page.setViewportSize({ width, height: 700 });
+    await expect(label).toBeAttached();
+    // In the page's flow, below the content: nothing of the content lies under it.
+    const [box, main] = await Promise.all([label.boundingBox(), content.boundingBox()]);
+    expect(box && main && box.y >= main.y + main.height, `label below the content at ${width} px`).toBe(true);
+  }
+  await page.setViewportSize({ width: 1440, height: 800 });
+  const box = await label.boundingBox();
+  const main = await content.boundingBox();
+  // Fixed bottom left, in the margin beside the content.
+  expect(box && main && box.x + box.width <= main.x && box.y + box.height <= 800, "label in the left margin").toBe(
+    true,
+  );
+});

@@ -1,51 +1,54 @@
 import { api, dueNow, expiryColour, formatDate, type UserProgress } from "@carecampus/contract";
 import { Badge, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { IconPlayerPlay } from "@tabler/icons-react";
-import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { call } from "../../api/client";
 import { settings } from "../../app/settings";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
-import { useUserProgress } from "../../queries/learning";
+import { learningKeys, useUserProgress } from "../../queries/learning";
 
 type Due = UserProgress["training_progress"][number];
 
-/** Where learning a training goes on: its first questionnaire not finished and not locked. */
-async function resumePath(training: Due): Promise<string> {
-  const base = `/topic/${training.topic_id}/training/${training.id}`;
+/** Where learning a training goes on: its first questionnaire not finished and not locked; none without questionnaires. */
+async function resumePath(training: Due): Promise<string | null> {
   const detail = await call(api.trainingGet, { params: { topic: training.topic_id, training: training.id } });
   const next = detail.questionnaires.find((q) => !q.finished && !q.disabled) ?? detail.questionnaires[0];
-  return next ? `${base}/questionnaire/${next.id}` : base;
+  return next ? `/topic/${training.topic_id}/training/${training.id}/questionnaire/${next.id}` : null;
+}
+
+/** The first of the due trainings a questionnaire can make good, and where it goes on. */
+async function resumeTarget(due: readonly Due[]): Promise<{ training: Due; path: string } | null> {
+  for (const training of due) {
+    const path = await resumePath(training);
+    if (path) return { training, path };
+  }
+  return null;
 }
 
 /**
  * The start page's 'due now': the one to three trainings that are red or orange, most urgent
- * first, and one button that resumes the first of them where the learner left it.
+ * first, and one button that resumes the first of them a questionnaire can make good, where the
+ * learner left it.
  */
 export function DueNow({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data } = useUserProgress(userId);
-  const [opening, setOpening] = useState(false);
-  if (!data) return null;
   const zone = settings["time-zone"];
-  const due = dueNow(data.training_progress, new Date(), zone);
-  const first = due[0];
-  if (!first) return null;
+  const due = data ? dueNow(data.training_progress, new Date(), zone) : [];
+  const target = useQuery({
+    queryKey: [...learningKeys.all, "due-resume", due.map((t) => t.id)],
+    queryFn: () => resumeTarget(due),
+    enabled: due.length > 0,
+  });
+  if (due.length === 0) return null;
   const status = (training: Due) => {
     if (!training.certificate) return { colour: "red" as const, label: t("home.due.missing") };
     const colour = expiryColour(training.certificate.expires_at, new Date(), zone);
     const date = formatDate(training.certificate.expires_at, zone);
     return { colour, label: colour === "red" ? t("home.due.expired", { date }) : t("home.due.expiring", { date }) };
-  };
-  const resume = async () => {
-    setOpening(true);
-    try {
-      navigate(await resumePath(first));
-    } catch {
-      setOpening(false);
-    }
   };
   return (
     <Card withBorder padding="md" mb="lg" data-testid="due-now" component="section" aria-labelledby="due-now-title">
@@ -67,21 +70,22 @@ export function DueNow({ userId }: { userId: number }) {
           );
         })}
       </Stack>
-      <Button
-        mt="md"
-        size="md"
-        fullWidth
-        h="auto"
-        py="xs"
-        // A long training name wraps instead of being cut on a phone.
-        styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}
-        leftSection={<IconPlayerPlay size={18} />}
-        onClick={() => void resume()}
-        loading={opening}
-        data-testid="due-resume"
-      >
-        {t("home.due.resume", { name: first.name })}
-      </Button>
+      {target.data && (
+        <Button
+          mt="md"
+          size="md"
+          fullWidth
+          h="auto"
+          py="xs"
+          // A long training name wraps instead of being cut on a phone.
+          styles={{ label: { whiteSpace: "normal", textAlign: "center" } }}
+          leftSection={<IconPlayerPlay size={18} />}
+          onClick={() => navigate(target.data?.path ?? "/")}
+          data-testid="due-resume"
+        >
+          {t("home.due.resume", { name: target.data.training.name })}
+        </Button>
+      )}
     </Card>
   );
 }
