@@ -16,7 +16,15 @@ import { Toasts } from "./Toasts";
  */
 const readableDimmed: CSSVariablesResolver = () => ({
   variables: {},
-  light: { "--mantine-color-dimmed": "var(--mantine-color-gray-7)", "--cc-danger-text": "var(--mantine-color-red-9)" },
+  // Mantine's filled red (red 6, white text at 3.8:1) and red text are below AA on light
+  // backgrounds: red 8 reads at 4.6:1 with white, red 9 at 5.4:1 (delete buttons, error texts).
+  light: {
+    "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
+    "--cc-danger-text": "var(--mantine-color-red-9)",
+    "--mantine-color-red-filled": "var(--mantine-color-red-8)",
+    "--mantine-color-red-filled-hover": "var(--mantine-color-red-9)",
+    "--mantine-color-red-text": "var(--mantine-color-red-9)",
+  },
   dark: { "--mantine-color-dimmed": "var(--mantine-color-dark-1)", "--cc-danger-text": "var(--mantine-color-red-4)" },
 });
 
