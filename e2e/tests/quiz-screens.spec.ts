@@ -6,6 +6,7 @@ import {
   exactly,
   expectAccessible,
   expectAccessibleInThemes,
+  expectNoSidewaysScroll,
   onPhone,
   openAs,
   runTimers,
@@ -101,12 +102,6 @@ async function learner(page: Page, lang: string, theme?: string): Promise<{ empl
   await page.clock.install();
   const session = await openAs(page, employee, "/");
   return { employee, where: await place(page, session.token) };
-}
-
-/** No sideways scrolling: the page is no wider than the viewport. */
-async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `sideways scrolling on ${where}`).toBeLessThanOrEqual(0);
 }
 
 /* ---------- Defects found in use ---------- */
@@ -516,8 +511,8 @@ async function checkScreen(
     await axe(page, where);
     await options.each?.("dark");
   }
+  await expectNoSidewaysScroll(page, where);
   await page.setViewportSize({ width: 360, height: 740 });
-  await expectNoSidewaysScroll(page, `${where} at 360 px`);
   await axe(page, `${where} at 360 px`);
   await page.setViewportSize(size);
   if (options.stopClock) await expect(page.getByTestId("feedback-popup"), `${where} was checked`).toBeVisible();

@@ -1233,9 +1233,6 @@ export type QueryOf<E> = Out<E, "query">;
 export type BodyOf<E> = Out<E, "body">;
 export type ResponseOf<E> = Out<E, "response">;
 
-export type JsonEndpoint = Endpoint & { readonly kind: "json" };
-export type DownloadEndpoint = Endpoint & { readonly kind: "download" };
-
 /** The ErrorBody every error status of an endpoint answers with. */
 export function errorResponses(endpoint: Pick<Endpoint, "errors" | "errorBodies">): Record<number, z.ZodType> {
   const out: Record<number, z.ZodType> = {};

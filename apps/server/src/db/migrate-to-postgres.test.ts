@@ -68,5 +68,8 @@ describe("npm run db:migrate-to-postgres", () => {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
     },
+    // A whole demo seed and content import on PGlite, then the move: ~10 s on a quiet machine,
+    // several times that while other work shares its two cores.
+    120_000,
   );
 });

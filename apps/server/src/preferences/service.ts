@@ -5,6 +5,11 @@ import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db } from "../db/client";
 import { preferences } from "../db/schema";
 
+/** A user's theme: their own choice, or the installation's (`installationTheme`, THEME) until they make one. */
+export function themeOf(stored: string | null, installationTheme: Theme): Theme {
+  return stored === null ? installationTheme : Theme.catch(installationTheme).parse(stored);
+}
+
 /** A user who has not chosen a theme has the installation's (`installationTheme`, THEME). */
 export async function getPreferences(
   db: Db,
@@ -17,7 +22,7 @@ export async function getPreferences(
   return {
     avatar: Avatar.catch("female").parse(row.avatar),
     language: Language.catch("de").parse(row.language),
-    theme: row.theme === null ? installationTheme : Theme.catch(installationTheme).parse(row.theme),
+    theme: themeOf(row.theme, installationTheme),
   };
 }
 

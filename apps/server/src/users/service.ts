@@ -11,7 +11,7 @@ import {
   ROLES,
   type Role,
   type Salutation,
-  Theme,
+  type Theme,
   type User,
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
@@ -22,6 +22,7 @@ import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
 import type { LimitDeps } from "../deps";
 import { AppError } from "../errors";
+import { themeOf } from "../preferences/service";
 
 // Correlated subqueries are written with aliases: drizzle leaves columns unqualified inside sql templates.
 const ROLES_OF_USER = sql<
@@ -144,7 +145,7 @@ export async function getUser(db: Db | Tx, id: number, installationTheme: Theme)
     show_help_redirect: r.showHelpRedirect,
     avatar: Avatar.catch("female").parse(r.avatar),
     language: Language.catch("de").parse(r.language),
-    theme: r.theme === null ? installationTheme : Theme.catch(installationTheme).parse(r.theme),
+    theme: themeOf(r.theme, installationTheme),
     passive: r.passive,
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
   };

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n, { pickLanguage } from "../i18n";
-import { preferredLanguage, useSessionState } from "../session/store";
+import { preferredLanguage, preferredTheme, useSessionState } from "../session/store";
 import { THEME_DEFINITIONS } from "../theme/themes";
 import { router } from "./routes";
 import { settings } from "./settings";
@@ -30,8 +30,7 @@ const readableDimmed: CSSVariablesResolver = () => ({
 
 export function App() {
   const state = useSessionState();
-  const { session, preferences } = state;
-  const themeName = session?.user.theme ?? preferences?.theme ?? settings.theme;
+  const themeName = preferredTheme(state) ?? settings.theme;
   const language = pickLanguage(preferredLanguage(state));
   // The texts shown: those of `language` once its locale has loaded (changeLanguage below).
   const { t } = useTranslation();

@@ -53,8 +53,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onClose} disabled={busy}>
           {t("common.cancel")}
         </Button>
-        {/* red.9, as the expiry badge: white on the light themes' filled red (shade 7) is 3.8:1, below AA. */}
-        <Button color={danger ? "red.9" : undefined} onClick={() => void confirm()} loading={busy}>
+        <Button color={danger ? "red" : undefined} onClick={() => void confirm()} loading={busy}>
           {confirmLabel}
         </Button>
       </Group>

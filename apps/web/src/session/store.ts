@@ -1,4 +1,11 @@
-import { isTokenUsable, type Language, type Preferences, type TokenClaims, type User } from "@carecampus/contract";
+import {
+  isTokenUsable,
+  type Language,
+  type Preferences,
+  type Theme,
+  type TokenClaims,
+  type User,
+} from "@carecampus/contract";
 import { useSyncExternalStore } from "react";
 
 const KEYS = { token: "carecampus.token", user: "carecampus.user", preferences: "carecampus.preferences" } as const;
@@ -50,6 +57,11 @@ function restore(): State {
   localStorage.removeItem(KEYS.token);
   localStorage.removeItem(KEYS.user);
   return { session: null, lockedOut: false, preferences };
+}
+
+/** The theme the user has: the logged-in user's, else the one kept from the last session. */
+export function preferredTheme(state: State): Theme | undefined {
+  return state.session?.user.theme ?? state.preferences?.theme;
 }
 
 /** The language the user chose: the logged-in user's, else the one kept from the last session. */
