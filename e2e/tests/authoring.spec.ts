@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
 import {
   createTeam,
@@ -177,7 +179,9 @@ for (const lang of ["de", "en"]) {
     expect(foreign.status()).toBe(404);
   });
 
-  test(`${lang}: a content manager fixes a common question after it was answered${onPhone(lang)}`, async ({ page }) => {
+  test(`${lang}: a content manager follows a help request to a common question and fixes it after it was answered${onPhone(lang)}`, async ({
+    page,
+  }) => {
     const { employee } = await createTeam(page.request, ["employee"]);
     const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
     await setLanguage(page.request, cm, lang);
@@ -220,13 +224,18 @@ for (const lang of ["de", "en"]) {
       .map((a: { id: number }) => a.id);
     await api(page, employee, "POST", `${base}/questions/${next.question.id}/answers`, right);
 
-    await openAs(page, cm, `/authoring/questionnaire/${qn.id}`);
-    await page.getByRole("button", { name: exactly(lang, "authoring.editQuestion", { n: 1 }) }).click();
+    // … and finds it unclear: the help request leads the content manager to the question's form.
+    const question = next.question.id;
+    const asked = await api(page, employee, "POST", "/help", { question_id: question });
+    expect(asked).toBeTruthy();
+    await openAs(page, cm, `/helprequests/${question}`);
+    await page.getByRole("link", { name: exactly(lang, "helpRequests.fixQuestion") }).click();
+    await expect(page).toHaveURL(new RegExp(`/authoring/questionnaire/${qn.id}\\?question=${question}$`));
     const form = page.getByTestId("question-form");
     await expect(form.getByText(text(lang, "authoring.answeredNote"))).toBeVisible();
-    await form
-      .getByRole("textbox", { name: exactly(lang, "authoring.questionText") })
-      .fill("Wie breit muss ein Fluchtweg mindestens sein?");
+    const textbox = form.getByRole("textbox", { name: exactly(lang, "authoring.questionText") });
+    await expect(textbox).toBeFocused();
+    await textbox.fill("Wie breit muss ein Fluchtweg mindestens sein?");
     await expectAccessible(page, "question form of an answered question");
     await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
     await expect(page.getByText(text(lang, "authoring.savedVersion"))).toBeVisible();
@@ -240,5 +249,28 @@ for (const lang of ["de", "en"]) {
       `/progress/topics/${topic.id}/trainings/${training.id}/questionnaires`,
     );
     expect(progress.questionnaires[0]).toMatchObject({ count: 1, total: 1, finished: true });
+
+    // More questions from another LMS's export: the preview names what cannot come (Moodle's
+    // essay, matching, numerical …), and nothing is written before the confirmation.
+    const bank = fileURLToPath(
+      new URL("../../apps/server/src/authoring/question-bank/fixtures/hygiene-brandschutz.moodle.xml", import.meta.url),
+    );
+    const expected = await api(page, cm, "POST", `/authoring/questionnaires/${qn.id}/import/preview`, {
+      format: "moodle-xml",
+      text: fs.readFileSync(bank, "utf8"),
+    });
+    await page.getByRole("button", { name: exactly(lang, "authoring.import.button") }).click();
+    const importing = page.getByRole("dialog", { name: exactly(lang, "authoring.import.title") });
+    await importing.locator('input[type="file"]').setInputFiles(bank);
+    const listed = importing.getByTestId("import-preview");
+    await expect(listed).toContainText(text(lang, "authoring.import.unsupported", { type: "essay" }));
+    await expect(listed.getByRole("listitem").first()).toContainText(expected.questions[0].text);
+    await expectAccessible(page, "question import preview");
+    await expect(page.getByTestId("question-item")).toHaveCount(1);
+    await importing
+      .getByRole("button", { name: exactly(lang, "authoring.import.confirm", { count: expected.questions.length }) })
+      .click();
+    await expect(importing).toBeHidden();
+    await expect(page.getByTestId("question-item")).toHaveCount(1 + expected.questions.length);
   });
 }

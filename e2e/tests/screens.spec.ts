@@ -13,6 +13,7 @@ import {
   setPreference,
   type TestUser,
   THEMES,
+  unique,
 } from "./helpers";
 
 /**
@@ -133,6 +134,49 @@ function staffScreens(employeeId: number, questionId: number): Screen[] {
   ];
 }
 
+/** Opens the first of the buttons named `key` (in `lang`) and waits for its dialog. */
+function dialogFrom(name: string, key: string) {
+  return {
+    name,
+    open: async (page: Page, lang: string) => {
+      await page
+        .getByRole("button", { name: exactly(lang, key) })
+        .first()
+        .click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+    },
+  };
+}
+
+/** What only Super-Admins see: the user import, the facility inputs, the editing of common content. */
+function superAdminScreens(draftId: number): Screen[] {
+  return [
+    {
+      name: "users (Super-Admin)",
+      path: "/users",
+      ready: (p) => loaded(p),
+      dialogs: [dialogFrom("user import", "usersImport.open")],
+    },
+    { name: "new user (Super-Admin)", path: "/edituser", ready: (p) => loaded(p) },
+    {
+      name: "authoring (Super-Admin)",
+      path: "/authoring",
+      ready: (p) => loaded(p, (page) => expect(page.getByTestId("authoring-training").first()).toBeVisible()),
+      dialogs: [
+        dialogFrom("new topic", "authoring.newTopic"),
+        dialogFrom("new training", "authoring.newTraining"),
+        dialogFrom("new questionnaire", "authoring.newQuestionnaire"),
+      ],
+    },
+    {
+      name: "questionnaire editor",
+      path: `/authoring/questionnaire/${draftId}`,
+      ready: (p) => loaded(p),
+      dialogs: [dialogFrom("question import", "authoring.import.button")],
+    },
+  ];
+}
+
 /**
  * Scans every screen of `who`: in German in all four themes (all rules in the first, the colour
  * rules in the others, switched in place: a theme changes nothing but colours), then in English
@@ -203,6 +247,34 @@ test("every administrator screen in four themes, German and English", async ({ p
   expect(asked.status(), await asked.text()).toBe(200);
   // The staff's help request page is per question.
   await scanAll(page, team.administrator, staffScreens(team.employee.id, 1));
+});
+
+test("every Super-Admin screen in four themes, German and English", async ({ page }) => {
+  test.setTimeout(240_000);
+  const { superchris } = await createTeam(page.request, ["superchris"]);
+  // A draft of its own in a topic and training of its own: learners never see a draft.
+  const { token } = await loginWith(page.request, superchris);
+  const post = async (url: string, data: object) => {
+    const res = await page.request.post(`/api${url}`, { data, headers: { authorization: `Bearer ${token}` } });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()) as { id: number };
+  };
+  const topic = await post("/authoring/topics", {
+    name: `Entwürfe ${unique()}`,
+    icon: "brandschutz",
+    color: "#1d4ed8",
+  });
+  const training = await post("/authoring/trainings", {
+    topic_id: topic.id,
+    name: `Entwurfsschulung ${unique()}`,
+    icon: "brandschutz",
+    validity_months: 12,
+    passive: false,
+    points: 0,
+    wiki_link: null,
+  });
+  const draft = await post("/authoring/questionnaires", { training_id: training.id, name: `Entwurf ${unique()}` });
+  await scanAll(page, superchris, superAdminScreens(draft.id));
 });
 
 test("the version label covers no content at 800 and 1024 px, and sits bottom left where there is room", async ({

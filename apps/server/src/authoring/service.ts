@@ -15,7 +15,7 @@ import {
   type TrainingWrite,
 } from "@carecampus/contract";
 import { and, asc, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
-import { type Actor, assertMay, decide } from "../access/policy";
+import { type Actor, assertMay, decide, mayEditQuestionnaire } from "../access/policy";
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
@@ -58,12 +58,6 @@ function target(q: { facilityId: number | null }) {
 function assertRead(actor: Actor, q: { facilityId: number | null }): void {
   if (q.facilityId === null) assertMay(actor, "authoring.read");
   else assertMay(actor, "authoring.read", target(q));
-}
-
-function mayEdit(actor: Actor, q: { facilityId: number | null }): boolean {
-  return q.facilityId === null
-    ? decide(actor, "authoring.editCommon") === "allow"
-    : decide(actor, "authoring.editFacility", target(q)) === "allow";
 }
 
 function assertEdit(actor: Actor, q: { facilityId: number | null }): void {
@@ -146,7 +140,7 @@ async function present(db: Db | Tx, actor: Actor, q: QuestionnaireRow, now: Date
     origin: q.origin as ContentOrigin,
     facility_id: q.facilityId,
     status: q.status as QuestionnaireStatus,
-    editable: mayEdit(actor, q),
+    editable: mayEditQuestionnaire(actor, q.facilityId),
     certificates_held: await certificatesHeld(db, q, now),
     questions: rows.map((r) => ({
       id: r.id,
@@ -223,7 +217,7 @@ export async function authoringTree(db: Db, actor: Actor): Promise<AuthoringTree
               facility_id: q.facilityId,
               status: q.status as QuestionnaireStatus,
               questions: q.questions,
-              editable: mayEdit(actor, q),
+              editable: mayEditQuestionnaire(actor, q.facilityId),
             })),
         })),
     })),

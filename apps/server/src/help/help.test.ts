@@ -234,6 +234,26 @@ describe("GET /api/help/{id}", () => {
     expect(detail.learners.map((l) => l.id).sort()).toEqual([cast.users.employee.id, employee2.id].sort());
   });
 
+  it("says whether the caller may fix the question in authoring: common content for content editors, a facility's own for its administrators", async () => {
+    const editable = async (who: keyof typeof cast.tokens) =>
+      ((await inject("GET", cast.tokens[who], `/api/help/${q.q1}`)).json() as HelpRequestDetail).editable;
+    expect(await editable("supervisor")).toBe(false);
+    expect(await editable("administrator")).toBe(false);
+    expect(await editable("contentmanager")).toBe(true);
+    expect(await editable("superchris")).toBe(true);
+    // The same question in a questionnaire of facility A's own.
+    const db = ctx.deps.database.db;
+    await db.update(questionnaires).set({ facilityId: cast.facilityA.id }).where(eq(questionnaires.id, q.qn1));
+    try {
+      expect(await editable("administrator")).toBe(true);
+      expect(await editable("supervisor")).toBe(false);
+      // Content managers edit in every facility (spec §6); the other facility's administrator sees no request here.
+      expect(await editable("contentmanager")).toBe(true);
+    } finally {
+      await db.update(questionnaires).set({ facilityId: null }).where(eq(questionnaires.id, q.qn1));
+    }
+  });
+
   it("answers 1004 for an unknown question and for one nobody in the caller's scope asked about", async () => {
     for (const [who, id] of [
       ["administrator", 999999],

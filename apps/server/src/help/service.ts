@@ -10,7 +10,7 @@ import {
   truncate,
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import { type Actor, assertMay, decide, facilityScope, notFound } from "../access/policy";
+import { type Actor, assertMay, decide, facilityScope, mayEditQuestionnaire, notFound } from "../access/policy";
 import { consume } from "../auth/limits";
 import type { Db, Tx } from "../db/client";
 import {
@@ -55,6 +55,7 @@ async function questionContext(db: Db | Tx, questionId: number) {
       training: trainings.name,
       questionnaireId: questionnaires.id,
       questionnaire: questionnaires.name,
+      questionnaireFacilityId: questionnaires.facilityId,
       needsFix: flagged,
     })
     .from(questions)
@@ -219,6 +220,7 @@ export async function getHelpRequest(
     topic: { id: q.topicId, name: q.topic },
     training: { id: q.trainingId, name: q.training },
     questionnaire: { id: q.questionnaireId, name: q.questionnaire },
+    editable: mayEditQuestionnaire(actor, q.questionnaireFacilityId),
     answers: answerRows.map((a) => ({ id: a.id, text: a.text, value: a.correct })),
     explanation: q.explanation,
     hint: q.hint,

@@ -54,6 +54,8 @@ export const HelpRequestDetail = z
     topic: z.object({ id: z.number().int(), name: z.string() }),
     training: z.object({ id: z.number().int(), name: z.string() }),
     questionnaire: z.object({ id: z.number().int(), name: z.string() }),
+    /** May the caller change the question in authoring ('fix this question': its questionnaire's editor)? */
+    editable: z.boolean(),
     /** Every answer with whether it is right (`value`). */
     answers: z.array(z.object({ id: z.number().int(), text: z.string(), value: z.boolean() })),
     /** Sanitised HTML. */

@@ -118,6 +118,7 @@ function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => vo
             label={t("authoring.color")}
             value={v.color}
             format="hex"
+            eyeDropperButtonProps={{ "aria-label": t("authoring.pickColor") }}
             onChange={(color) => setV({ ...v, color })}
           />
           <Group justify="flex-end">

@@ -25,7 +25,7 @@ import {
   Title,
 } from "@mantine/core";
 import { IconArrowDown, IconArrowUp, IconPhoto, IconPlus, IconTrash } from "@tabler/icons-react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, showError } from "../../api/client";
 import { mediaProblem, uploadQuestionMedia } from "./queries";
@@ -104,6 +104,10 @@ export function QuestionForm({
   const [uploading, setUploading] = useState(false);
   const explanationLabel = useId();
   const firstError = useRef<HTMLDivElement>(null);
+  const questionText = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    questionText.current?.focus();
+  }, []);
   const problems: QuestionProblem[] = questionProblems(inputOf(d));
   const problemAt = (...path: (string | number)[]) =>
     tried ? problems.find((p) => p.path.join(".") === path.join(".")) : undefined;
@@ -190,6 +194,8 @@ export function QuestionForm({
         </Radio.Group>
         <Textarea
           label={t("authoring.questionText")}
+          // The form opens where the question was, or at the end: the keyboard starts in it.
+          ref={questionText}
           value={d.text}
           onChange={(e) => {
             const text = e.currentTarget.value;

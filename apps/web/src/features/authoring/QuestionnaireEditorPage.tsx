@@ -12,7 +12,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { NotFoundPage } from "../../components/NotFoundPage";
@@ -29,7 +29,9 @@ export default function QuestionnaireEditorPage() {
   const id = Number(useParams().id);
   const queryClient = useQueryClient();
   const { data: qn, isPending, isError } = useAuthoringQuestionnaire(id);
-  const [editing, setEditing] = useState<number | "new" | null>(null);
+  // ?question=ID (the 'fix this question' link of a help request) opens that question's form.
+  const [search] = useSearchParams();
+  const [editing, setEditing] = useState<number | "new" | null>(() => Number(search.get("question")) || null);
   const [name, setName] = useState<string | null>(null);
   const [preview, setPreview] = useState(false);
   const [importing, setImporting] = useState(false);

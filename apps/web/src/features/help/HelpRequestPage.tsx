@@ -16,7 +16,7 @@ import {
   Textarea,
   Title,
 } from "@mantine/core";
-import { IconArrowLeft, IconCheck, IconInfoCircle, IconX } from "@tabler/icons-react";
+import { IconArrowLeft, IconCheck, IconInfoCircle, IconPencil, IconX } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -90,6 +90,17 @@ function QuestionCard({ help }: { help: HelpRequestDetail }) {
         {t("quiz.explanation")}
       </Title>
       <SafeHtml html={help.explanation} />
+      {help.editable && (
+        <Button
+          component={Link}
+          to={`/authoring/questionnaire/${help.questionnaire.id}?question=${help.question_id}`}
+          variant="default"
+          leftSection={<IconPencil size={16} aria-hidden />}
+          mt="md"
+        >
+          {t("helpRequests.fixQuestion")}
+        </Button>
+      )}
     </Paper>
   );
 }
