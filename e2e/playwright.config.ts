@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 // E2E_PORT moves both servers, so two runs (e.g. two working copies) do not collide.
 const MAIN = Number(process.env.E2E_PORT ?? 3211);
 const SHORT = MAIN + 1;
+const INSTALLATION = MAIN + 2;
+/** Specs for the other two servers: the 3-s session, and an installation's own settings. */
+const OWN_SERVER = /(lockout|qm-notice|installation-settings)\.spec/;
 const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
 
 const chromium = {
@@ -39,13 +42,13 @@ export default defineConfig({
       // Tests tagged @phone run at phone size only, unless also tagged @desktop (helpers.onPhone).
       name: "desktop",
       grep: /^(?:(?!@phone).)*$|@desktop/,
-      testIgnore: /(lockout|qm-notice|installation-settings)\.spec/,
+      testIgnore: OWN_SERVER,
       use: { ...chromium, baseURL: `http://127.0.0.1:${MAIN}`, viewport: { width: 1280, height: 800 } },
     },
     {
       name: "phone",
       grep: /@phone/,
-      testIgnore: /(lockout|qm-notice|installation-settings)\.spec/,
+      testIgnore: OWN_SERVER,
       use: {
         ...chromium,
         baseURL: `http://127.0.0.1:${MAIN}`,
@@ -56,8 +59,13 @@ export default defineConfig({
     },
     {
       name: "short-session",
-      testMatch: /(lockout|qm-notice|installation-settings)\.spec/,
+      testMatch: /lockout\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${SHORT}`, viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: "installation",
+      testMatch: /(qm-notice|installation-settings)\.spec/,
+      use: { ...chromium, baseURL: `http://127.0.0.1:${INSTALLATION}`, viewport: { width: 1280, height: 800 } },
     },
   ],
   webServer: [
@@ -71,10 +79,18 @@ export default defineConfig({
       timeout: 120_000,
     },
     {
-      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog; the QM notice is on; an
-      // installation's own theme, content version, question type and logout portal.
-      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${SHORT}/api/health`,
+      // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog (its tests run the
+      // browser's clock; nothing else runs here, so no other test races a 3-s lockout).
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000`,
       url: `http://127.0.0.1:${SHORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+    {
+      // An installation with settings of its own: the QM notice on, its theme, the content
+      // version, no question type, and a logout portal.
+      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
+      url: `http://127.0.0.1:${INSTALLATION}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
     },

@@ -4,6 +4,7 @@ import {
   createTeam,
   dismissTutorial,
   exactly,
+  expectAccessibleInThemes,
   openAs,
   openUserMenu,
   text,
@@ -21,8 +22,7 @@ async function closeStartupDialogs(page: Page): Promise<void> {
 /*
  * This project's server is an installation with settings of its own: THEME=ocean,
  * SHOW_CONTENT_VERSION=true, SHOW_QUESTION_TYPE=false and ALTERNATIVE_CALLBACK_URL pointing at
- * its health address (a stand-in for the portal a facility's staff come from). Its inactivity
- * limit is 3 s: each test acts without pauses.
+ * its health address (a stand-in for the portal a facility's staff come from).
  */
 
 test("a new user starts in the installation's theme; their own choice wins, after a reload too", async ({ page }) => {
@@ -50,6 +50,7 @@ test("the version dialog names the content package's version", async ({ page }) 
   await expect(page.getByRole("dialog").getByTestId("content-version")).toHaveText(
     `${text("de", "version.content")}: ${version}`,
   );
+  await expectAccessibleInThemes(page, "the version dialog with the content version");
 });
 
 test("without the question type the quiz shows only the round above the answers", async ({ page }) => {
