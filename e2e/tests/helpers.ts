@@ -436,3 +436,31 @@ export async function expectNoSidewaysScroll(page: Page, where: string): Promise
     .toBeLessThanOrEqual(0);
   if (size) await page.setViewportSize(size);
 }
+
+/**
+ * No text is cut off at 360 px: no element whose text overflows a box that hides the overflow
+ * (an ellipsis, a clipped badge or button label). Left alone: visually hidden texts, and
+ * truncations that say the whole text in a `title`.
+ */
+export async function expectNothingCutOff(page: Page, where: string): Promise<void> {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const cut: string[] = [];
+          for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+            if (!el.textContent?.trim() || el.closest("[title], .mantine-VisuallyHidden-root")) continue;
+            if (el.scrollWidth <= el.clientWidth + 1) continue;
+            const style = getComputedStyle(el);
+            if (style.overflowX === "hidden" || style.overflowX === "clip" || style.textOverflow === "ellipsis")
+              cut.push(`"${el.textContent.trim().slice(0, 40)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+          }
+          return cut;
+        }),
+      { message: `text cut off at 360 px on ${where}` },
+    )
+    .toEqual([]);
+  if (size) await page.setViewportSize(size);
+}

@@ -1,7 +1,17 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { parse } from "yaml";
-import { createTeam, expectAccessible, openAs, runTimers, setLanguage, text } from "./helpers";
+import {
+  applyPreference,
+  createTeam,
+  exactly,
+  expectAccessible,
+  expectNothingCutOff,
+  openAs,
+  runTimers,
+  setLanguage,
+  text,
+} from "./helpers";
 
 /** The feedback pop-up stays 1.8 s after a right and 2.8 s after a wrong answer (spec §9). */
 const POPUP_WRONG_MS = 2_800;
@@ -103,8 +113,17 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
   await expect(page.getByTestId("questionnaire").first()).toHaveAttribute("data-finished", "true");
 
   await page.goto("/profile");
-  await expect(page.getByTestId("my-certificate").filter({ hasText: "Schweigepflicht" })).toBeVisible();
+  const held = page.getByTestId("my-certificate").filter({ hasText: "Schweigepflicht" });
+  await expect(held).toBeVisible();
   await expect(page.getByTestId("progress-ring")).toBeVisible();
+  // On a phone the expiry date is whole (it was cut to '23.…'), and no label is cut off in the
+  // longer French and Spanish texts either.
+  await expect(held.getByRole("link", { name: /Zertifikat öffnen/ })).toHaveText(/^\d{2}\.\d{2}\.\d{2}$/);
+  for (const lang of ["fr", "es"]) {
+    await applyPreference(page, "language", lang);
+    await expect(page.getByRole("heading", { name: exactly(lang, "profile.title") })).toBeVisible();
+    await expectNothingCutOff(page, `profile (${lang})`);
+  }
 });
 
 test("the learning screens in English", async ({ page }) => {

@@ -15,7 +15,9 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe("PGlite data directory guard", () => {
+// Three of these open a PGlite data directory from nothing (its initdb and every migration):
+// seconds on a quiet machine, several times that while other work shares its two cores.
+describe("PGlite data directory guard", { timeout: 120_000 }, () => {
   it("refuses a directory held by another live process, with a clear message", async () => {
     const dir = tmp();
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);

@@ -44,7 +44,8 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
         size={size}
         {...expiryBadgeProps(colour)}
         leftSection={<IconCertificate size={14} />}
-        style={{ cursor: "pointer" }}
+        // A date is never cut off ('30.11…'): the badge keeps its width in a crowded row.
+        style={{ cursor: "pointer", flexShrink: 0, overflow: "visible" }}
         aria-label={`${t("training.download")}: ${t("training.validUntil", { date })}`}
         onClick={(e: React.MouseEvent<HTMLAnchorElement>) => {
           // Inside a card that is a link itself: only the certificate opens.

@@ -48,8 +48,10 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
       data-finished={q.finished || undefined}
       data-disabled={q.disabled || undefined}
     >
-      <Group justify="space-between" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
+      {/* Where the name and the action do not fit side by side (a long word, French or Spanish on
+          a phone), the action moves below, at the right: it never sticks out of the card. */}
+      <Group justify="space-between" wrap="wrap" rowGap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ flex: "1 1 10rem", minWidth: 0 }}>
           {q.finished ? (
             <ThemeIcon color="teal" radius="xl" size="lg" role="img" aria-label={t("questionnaires.finished")}>
               <IconCheck size={20} />
@@ -81,7 +83,7 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
             </Text>
           </div>
         </Group>
-        <Group gap="xs" wrap="wrap" justify="flex-end">
+        <Group gap="xs" wrap="wrap" justify="flex-end" ml="auto">
           {q.origin === "facility" && (
             <Badge variant="default" data-testid="own-questionnaire" style={{ textTransform: "none" }}>
               {t("questionnaires.own")}

@@ -91,6 +91,10 @@ export function MyProgress({ userId }: { userId: number }) {
           rightSection={topicsOpen ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
           aria-expanded={topicsOpen}
           mb="xs"
+          // A long label (French, Spanish) wraps instead of being cut off on a phone.
+          h="auto"
+          mih={26}
+          styles={{ label: { whiteSpace: "normal", textAlign: "start", lineHeight: 1.35 } }}
         >
           {t(topicsOpen ? "profile.progress.hideTopics" : "profile.progress.showTopics")}
         </Button>
@@ -150,7 +154,7 @@ export function MyProgress({ userId }: { userId: number }) {
                       </Text>
                     </div>
                   </Group>
-                  <Group gap="xs" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
                     {settings["show-points"] && tp.points > 0 && (
                       <Badge variant="light">{t("training.points", { points: tp.points })}</Badge>
                     )}
