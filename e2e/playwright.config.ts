@@ -72,8 +72,8 @@ export default defineConfig({
     },
     {
       // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog; the QM notice is on; an
-      // installation's own theme, content version, question type and logout portal.
-      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${SHORT}/api/health`,
+      // installation's own theme, content version, question type, legal bases and logout portal.
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${SHORT}/api/health`,
       url: `http://127.0.0.1:${SHORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

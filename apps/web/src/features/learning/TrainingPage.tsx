@@ -20,6 +20,7 @@ import {
   IconLock,
   IconPencil,
   IconPlayerPlay,
+  IconScale,
 } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -139,6 +140,27 @@ function NextDate({ trainingId }: { trainingId: number }) {
   );
 }
 
+/**
+ * The law that makes the training mandatory, for staff and inspectors (show-legal-compliance):
+ * the label translated, the law as the content states it.
+ */
+function LegalBasis({ law }: { law: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="legal-basis">
+      <IconScale size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <div style={{ minWidth: 0 }}>
+        <Text size="sm" fw={700}>
+          {t("training.legalBasis")}
+        </Text>
+        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+          {law}
+        </Text>
+      </div>
+    </Group>
+  );
+}
+
 export default function TrainingPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -164,7 +186,8 @@ export default function TrainingPage() {
       <Paper withBorder p="md" mb="lg">
         <Group wrap="nowrap" align="flex-start">
           <ContentIcon name={training.icon} size={56} />
-          <Stack gap={6} style={{ flex: 1 }}>
+          <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+            {settings["show-legal-compliance"] && training.legal_basis && <LegalBasis law={training.legal_basis} />}
             {training.description && <Text>{training.description}</Text>}
             <Group gap="xs">
               {training.certificate ? (
