@@ -88,8 +88,8 @@ export default defineConfig({
     },
     {
       // An installation with settings of its own: the QM notice on, its theme, the content
-      // version, no question type, and a logout portal.
-      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
+      // version, no question type, the legal bases, and a logout portal.
+      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
       url: `http://127.0.0.1:${INSTALLATION}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -6,6 +6,7 @@ import {
   createUser,
   exactly,
   expectAccessible,
+  expectNoSidewaysScroll,
   loginWith,
   onPhone,
   openAs,
@@ -274,3 +275,28 @@ for (const lang of ["de", "en"]) {
     await expect(page.getByTestId("question-item")).toHaveCount(1 + expected.questions.length);
   });
 }
+
+test("a Super-Admin writes a training's legal basis in the training dialog", async ({ page }) => {
+  const ids = await commonTraining(page);
+  const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null });
+  await openAs(page, cm, "/authoring");
+  const row = page.getByTestId("authoring-training").filter({ hasText: ids.name });
+  await row.getByRole("button", { name: exactly("de", "authoring.editTraining") }).click();
+  const dialog = page.getByRole("dialog", { name: exactly("de", "authoring.editTraining") });
+  const field = dialog.getByRole("textbox", { name: exactly("de", "authoring.legalBasis") });
+  await expect(field).toHaveValue("");
+  await expect(field).toHaveAttribute("maxlength", "200");
+  await field.fill("§ 10 ArbSchG, § 22 DGUV Vorschrift 1");
+  await expectAccessible(page, "the training dialog");
+  await expectNoSidewaysScroll(page, "the training dialog");
+  await dialog.getByRole("button", { name: exactly("de", "common.save") }).click();
+  await expect(dialog).toBeHidden();
+  const tree = (await api(page, cm, "GET", "/authoring")) as {
+    topics: { trainings: { id: number; legal_basis: string | null }[] }[];
+  };
+  const saved = tree.topics.flatMap((t) => t.trainings).find((t) => t.id === ids.training);
+  expect(saved?.legal_basis).toBe("§ 10 ArbSchG, § 22 DGUV Vorschrift 1");
+  // Opened again, the dialog holds it.
+  await row.getByRole("button", { name: exactly("de", "authoring.editTraining") }).click();
+  await expect(field).toHaveValue("§ 10 ArbSchG, § 22 DGUV Vorschrift 1");
+});

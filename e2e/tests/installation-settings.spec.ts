@@ -5,6 +5,7 @@ import {
   dismissTutorial,
   exactly,
   expectAccessibleInThemes,
+  expectNoSidewaysScroll,
   openAs,
   openUserMenu,
   text,
@@ -21,8 +22,9 @@ async function closeStartupDialogs(page: Page): Promise<void> {
 
 /*
  * This project's server is an installation with settings of its own: THEME=ocean,
- * SHOW_CONTENT_VERSION=true, SHOW_QUESTION_TYPE=false and ALTERNATIVE_CALLBACK_URL pointing at
- * its health address (a stand-in for the portal a facility's staff come from).
+ * SHOW_CONTENT_VERSION=true, SHOW_QUESTION_TYPE=false, SHOW_LEGAL_COMPLIANCE=true and
+ * ALTERNATIVE_CALLBACK_URL pointing at its health address (a stand-in for the portal a
+ * facility's staff come from).
  */
 
 test("a new user starts in the installation's theme; their own choice wins, after a reload too", async ({ page }) => {
@@ -66,6 +68,44 @@ test("without the question type the quiz shows only the round above the answers"
   await expect(page.getByTestId("question-type")).toHaveCount(0);
   await expect(page.getByText(text("de", "quiz.single"))).toHaveCount(0);
   await expect(page.getByText(text("de", "quiz.multiple"))).toHaveCount(0);
+});
+
+test("the training page names the law that makes the training mandatory (show-legal-compliance)", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await page.clock.install();
+  const session = await openAs(page, employee, "/");
+  const food = await trainingPlace(
+    page.request,
+    session.token,
+    "Hygiene und Infektionsschutz",
+    "Lebensmittelhygiene und Belehrung nach IfSG §§ 42, 43",
+  );
+  await page.goto(food.trainingPath);
+  await closeStartupDialogs(page);
+  const legal = page.getByTestId("legal-basis");
+  await expect(legal).toContainText(text("de", "training.legalBasis"));
+  // The law as the content package writes it (content/demo/trainings/lebensmittelhygiene.yaml).
+  await expect(legal).toContainText("§§ 42, 43 IfSG, § 4 LMHV, VO (EG) Nr. 852/2004 Anhang II Kap. XII");
+  // Under the training's name.
+  const heading = await page.getByRole("heading", { level: 1 }).boundingBox();
+  const box = await legal.boundingBox();
+  expect((box?.y ?? 0) > (heading?.y ?? 0) + (heading?.height ?? 0)).toBe(true);
+  // The checks below take longer than this installation's 3 s of inactivity: the page's clock
+  // stands still (its timers, axe's too, still run), so the lockout does not come in between.
+  await page.clock.setFixedTime(new Date());
+  await expectAccessibleInThemes(page, "the training page with its legal basis");
+  await expectNoSidewaysScroll(page, "the training page with its legal basis");
+
+  // A training no law requires names none.
+  const dementia = await trainingPlace(
+    page.request,
+    session.token,
+    "Begleitung von Menschen mit Demenz",
+    "Demenz verstehen",
+  );
+  await page.goto(dementia.trainingPath);
+  await expect(page.getByRole("heading", { name: "Demenz verstehen" })).toBeVisible();
+  await expect(page.getByTestId("legal-basis")).toHaveCount(0);
 });
 
 test("logging out leads to the installation's portal (alternative-callback-url)", async ({ page, baseURL }) => {

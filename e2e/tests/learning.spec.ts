@@ -58,6 +58,9 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
   await expect(page).toHaveURL(/\/training\/\d+$/);
   await expect(page.getByRole("heading", { name: "Schweigepflicht", exact: true })).toBeVisible();
   await expect(page.getByText("Kein Zertifikat")).toBeVisible();
+  // The training has a legal basis (§ 203 StGB), but this installation does not show legal bases.
+  await expect(page.getByTestId("legal-basis")).toHaveCount(0);
+  await expect(page.getByText(text("de", "training.legalBasis"), { exact: true })).toHaveCount(0);
 
   // The training has a wiki article and SHOW_READ_WIKI_FIRST is on: the wiki dialog comes first.
   await page.getByRole("button", { name: "Starten" }).click();

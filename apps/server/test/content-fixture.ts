@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ContentError, loadPackage } from "../src/content/package";
 
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#0f766e"/></svg>';
@@ -12,6 +13,8 @@ export interface FixtureOptions {
   /** v2 changes: a renamed question text, one question retired, one added. */
   v2?: boolean;
   files?: Record<string, string>;
+  /** The active training's legal_basis line, written as given (YAML); none when absent. */
+  legalBasis?: string;
 }
 
 /** A small content package on disk: one topic, an active training (2 questionnaires) and a passive one. */
@@ -39,7 +42,7 @@ icon: haende
 validity_months: 12
 points: 10
 wiki_link: /wiki/hygiene/haende
-questionnaires:
+${options.legalBasis === undefined ? "" : `legal_basis: ${options.legalBasis}\n`}questionnaires:
   - key: "1"
     name: "1"
     questions:
@@ -107,4 +110,15 @@ ${
   );
   for (const [file, text] of Object.entries(options.files ?? {})) put(file, text);
   return dir;
+}
+
+/** Every problem the importer finds in a package folder (empty: it would import). */
+export function problemsOf(dir: string): string[] {
+  try {
+    loadPackage(dir);
+  } catch (err) {
+    if (err instanceof ContentError) return err.problems;
+    throw err;
+  }
+  return [];
 }

@@ -208,6 +208,7 @@ export async function authoringTree(db: Db, actor: Actor): Promise<AuthoringTree
           validity_months: tr.validityMonths,
           points: tr.points,
           wiki_link: tr.wikiLink,
+          legal_basis: tr.legalBasis,
           questionnaires: visible
             .filter((q) => q.trainingId === tr.id)
             .map((q) => ({
@@ -528,6 +529,7 @@ export async function saveTraining(
       passive: body.passive,
       points: body.points,
       wikiLink: body.wiki_link && body.wiki_link !== "" ? body.wiki_link : null,
+      legalBasis: body.legal_basis ?? null,
     };
     let trainingId = id;
     if (trainingId === null) {

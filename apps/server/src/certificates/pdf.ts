@@ -36,6 +36,11 @@ export interface CertificateData {
   points: number;
   verificationCode: string;
   passive: boolean;
+  /**
+   * The law that makes the training mandatory, printed for an inspector; null when the training
+   * has none or the installation does not show it (show-legal-compliance).
+   */
+  legalBasis: string | null;
   /** The configured time zone the dates are shown in. */
   zone: string;
 }
@@ -53,6 +58,34 @@ function centred(
   while (font.widthOfTextAtSize(text, s) > maxWidth && s > 8) s -= 0.5;
   const width = font.widthOfTextAtSize(text, s);
   page.drawText(text, { x: (page.getWidth() - width) / 2, y, size: s, font, color });
+}
+
+/** After these a line never breaks: "§ 4 | LasthandhabV" would part a citation from its law. */
+const BINDS_NEXT = /^(§§?|Art\.|Abs\.|Nr\.|Satz|lit\.|\d+[a-z]?)$/;
+
+/**
+ * `text` in lines no wider than `maxWidth` at `size`, broken between words but never inside a
+ * citation (a group too long on its own keeps its line).
+ */
+function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+  const groups: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = groups.length - 1;
+    const lastWord = groups[last]?.split(" ").at(-1) ?? "";
+    if (last >= 0 && BINDS_NEXT.test(lastWord)) groups[last] = `${groups[last]} ${word}`;
+    else groups.push(word);
+  }
+  const lines: string[] = [];
+  let line = "";
+  for (const group of groups) {
+    const next = line === "" ? group : `${line} ${group}`;
+    if (line !== "" && font.widthOfTextAtSize(next, size) > maxWidth) {
+      lines.push(line);
+      line = group;
+    } else line = next;
+  }
+  if (line !== "") lines.push(line);
+  return lines;
 }
 
 /** A one-page A4 certificate: name, training, topic, dates, facility and a verification code. */
@@ -128,8 +161,24 @@ export async function renderCertificate(c: CertificateData): Promise<Uint8Array>
     thickness: 0.6,
     color: rgb(0.8, 0.85, 0.85),
   });
-  if (c.points > 0)
-    page.drawText(`Punkte / points: ${c.points}`, { x: 90, y: rowY - 36, size: 10, font: regular, color: GREY });
+  // Below the dates: the legal basis (at most 200 characters: three lines at this size), then the points.
+  let y = rowY - 36;
+  if (c.legalBasis) {
+    page.drawText("Rechtsgrundlage / legal basis", { x: 90, y, size: 10, font: regular, color: GREY });
+    // Three lines fit above the QR code: a long text gets a smaller size rather than a fourth.
+    let size = 11;
+    let lines = wrap(c.legalBasis, regular, size, width - 180);
+    while (lines.length > 3 && size > 8) {
+      size -= 1;
+      lines = wrap(c.legalBasis, regular, size, width - 180);
+    }
+    for (const line of lines.slice(0, 3)) {
+      y -= size + 4;
+      page.drawText(line, { x: 90, y, size, font: regular, color: DARK });
+    }
+    y -= 22;
+  }
+  if (c.points > 0) page.drawText(`Punkte / points: ${c.points}`, { x: 90, y, size: 10, font: regular, color: GREY });
 
   // Verification code and QR code at the foot.
   const qr = await QRCode.toBuffer(

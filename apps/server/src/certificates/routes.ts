@@ -21,7 +21,10 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
         db,
         actorOf(request),
         request.query.id,
-        app.deps.config.timeZone,
+        {
+          zone: app.deps.config.timeZone,
+          legalBasis: app.deps.config.settings["show-legal-compliance"],
+        },
         request.query.source,
       );
       return reply

@@ -116,16 +116,24 @@ async function partnerPdf(db: Db, by: { partnerId: number } | { certificateId: n
   return row;
 }
 
+/** How this installation prints its certificates. */
+export interface CertificateLook {
+  /** The configured time zone (TIME_ZONE) the dates are shown in. */
+  zone: string;
+  /** Print the training's legal basis (show-legal-compliance). */
+  legalBasis: boolean;
+}
+
 /**
  * The PDF of a certificate, for its owner and the staff allowed to see that user (else 1011),
- * its dates in the configured time zone `zone`. A certificate a partner course earned is the
- * partner's PDF; `source: "partner"` names a partner certificate by its own id.
+ * as `look` says. A certificate a partner course earned is the partner's PDF; `source:
+ * "partner"` names a partner certificate by its own id.
  */
 export async function certificatePdf(
   db: Db,
   actor: Actor,
   id: number,
-  zone: string,
+  look: CertificateLook,
   source?: "partner",
 ): Promise<{ pdf: Uint8Array; filename: string }> {
   if (source === "partner") {
@@ -147,6 +155,7 @@ export async function certificatePdf(
       facility: facilities.name,
       training: trainings.name,
       passive: trainings.passive,
+      legalBasis: trainings.legalBasis,
       topic: topics.name,
     })
     .from(certificates)
@@ -171,7 +180,8 @@ export async function certificatePdf(
     points: row.points,
     verificationCode: row.code,
     passive: row.passive,
-    zone,
+    legalBasis: look.legalBasis ? row.legalBasis : null,
+    zone: look.zone,
   });
   // Names keep their letters (the download's filename* carries them; http/attachment.ts spells
   // an ASCII fallback); only what a file name cannot hold goes.

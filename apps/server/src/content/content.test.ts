@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFixture } from "../../test/content-fixture";
+import { problemsOf, writeFixture } from "../../test/content-fixture";
 import { bearer, createFacility, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
 import { questions, trainings } from "../db/schema";
 import { ContentError, compareVersions, loadPackage } from "./package";
@@ -12,16 +12,6 @@ beforeAll(async () => {
   ctx = await createTestApp();
 });
 afterAll(() => ctx.close());
-
-function problemsOf(dir: string): string[] {
-  try {
-    loadPackage(dir);
-  } catch (err) {
-    if (err instanceof ContentError) return err.problems;
-    throw err;
-  }
-  return [];
-}
 
 describe("content package validation", () => {
   it("accepts the fixture package", () => {

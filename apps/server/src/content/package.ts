@@ -5,6 +5,7 @@ import {
   COLOR_PATTERN,
   CONTENT_LIMITS,
   mediaTypeOfFile,
+  normalizeLegalBasis,
   QUESTION_MEDIA_TYPES,
   QUESTION_TYPES,
   questionProblems,
@@ -95,6 +96,12 @@ export const TrainingFile = z
     points: z.number().int().min(0).max(L.pointsMax).default(0),
     passive: z.boolean().default(false),
     wiki_link: z.string().trim().max(L.wikiLink).regex(WIKI_LINK_PATTERN, "must be a path under /wiki").optional(),
+    // One line as stored (a folded YAML line reads as one), judged by the contract's limit.
+    legal_basis: z
+      .string()
+      .transform((s) => normalizeLegalBasis(s.normalize("NFC")))
+      .pipe(z.string().max(L.legalBasis).nullable())
+      .optional(),
     questionnaires: z.array(Questionnaire).max(L.questionnairesMax).default([]),
   })
   .strict()

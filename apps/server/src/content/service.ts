@@ -137,6 +137,7 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
         points: t.points,
         passive: t.passive,
         wikiLink: t.wiki_link ?? null,
+        legalBasis: t.legal_basis ?? null,
         retired: false,
       };
       const [row] = await tx

@@ -206,6 +206,8 @@ export const trainings = pgTable(
     points: integer("points").notNull().default(0),
     passive: boolean("passive").notNull().default(false),
     wikiLink: text("wiki_link"),
+    /** The law that makes the training mandatory (show-legal-compliance), e.g. "§§ 42, 43 IfSG". */
+    legalBasis: text("legal_basis"),
     retired: boolean("retired").notNull().default(false),
     /** package | common (ContentOrigin). */
     origin: text("origin").notNull().default("package"),

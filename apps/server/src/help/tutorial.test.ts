@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, type Tutorial } from "@carecampus/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFixture } from "../../test/content-fixture";
+import { problemsOf, writeFixture } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, type TestContext } from "../../test/helpers";
-import { ContentError, loadPackage } from "../content/package";
+import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { renderTutorialMarkdown } from "../content/tutorial";
 
@@ -34,16 +34,6 @@ function fixtureWith(files: Record<string, string | Buffer>): string {
     fs.writeFileSync(path.join(dir, file), content);
   }
   return dir;
-}
-
-function problemsOf(dir: string): string[] {
-  try {
-    loadPackage(dir);
-  } catch (err) {
-    if (err instanceof ContentError) return err.problems;
-    throw err;
-  }
-  return [];
 }
 
 let ctx: TestContext;

@@ -35,6 +35,11 @@ describe("the demo content package", () => {
     );
     expect(types).toEqual(new Set(["single", "multiple"]));
     expect(pkg.media.some((m) => m.kind === "video")).toBe(true);
+    // The trainings a law requires name it (show-legal-compliance); the others name none.
+    const legal = new Map(pkg.trainings.map((t) => [t.key, t.legal_basis ?? null]));
+    expect(legal.get("lebensmittelhygiene")).toContain("§§ 42, 43 IfSG");
+    expect(legal.get("brandschutz-grundlagen")).toContain("§ 22 DGUV Vorschrift 1");
+    expect(legal.get("demenz-grundlagen")).toBeNull();
   });
 
   // Walks every questionnaire of the demo content through the API and checks that no

@@ -45,6 +45,7 @@ export interface TrainingState {
   points: number;
   passive: boolean;
   wikiLink: string | null;
+  legalBasis: string | null;
   /** Certificates already held: the quiz cycle of this training. */
   cycle: number;
   newest: CertRow | null;
@@ -98,6 +99,7 @@ async function assignedTrainingRows(db: Db | Tx, userId: number) {
       points: trainings.points,
       passive: trainings.passive,
       wikiLink: trainings.wikiLink,
+      legalBasis: trainings.legalBasis,
     })
     .from(trainings)
     .innerJoin(topics, eq(topics.id, trainings.topicId))
@@ -299,6 +301,7 @@ export function toTraining(t: TrainingState, now: Date, zone: string): Training 
     points: t.points,
     validity_months: t.validityMonths,
     wiki_link: t.wikiLink,
+    legal_basis: t.legalBasis,
     renewal: t.renewal,
   };
 }

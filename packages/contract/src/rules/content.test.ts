@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mediaTypeOfFile, questionProblems, uploadProblem } from "./content";
+import { mediaTypeOfFile, normalizeLegalBasis, questionProblems, uploadProblem } from "./content";
 
 const valid = {
   type: "single",
@@ -72,5 +72,11 @@ describe("the rules of valid content", () => {
     expect(uploadProblem("application/pdf", 1000)).toBe("type");
     expect(uploadProblem("image/png", 6 * 1024 * 1024)).toBe("size");
     expect(uploadProblem("video/mp4", 0)).toBe("empty");
+  });
+
+  it("keeps a legal basis as one line, and none when blank", () => {
+    expect(normalizeLegalBasis("  §§ 42, 43 IfSG,\n   § 4 LMHV\t")).toBe("§§ 42, 43 IfSG, § 4 LMHV");
+    expect(normalizeLegalBasis("Art. 32 Abs. 4 DSGVO")).toBe("Art. 32 Abs. 4 DSGVO");
+    for (const blank of ["", " \n ", null, undefined]) expect(normalizeLegalBasis(blank)).toBeNull();
   });
 });

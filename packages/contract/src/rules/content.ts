@@ -30,6 +30,8 @@ export const CONTENT_LIMITS = {
   questionnairesMax: 20,
   description: 1000,
   wikiLink: 300,
+  /** A training's legal basis, e.g. "§§ 42, 43 IfSG" (one line). */
+  legalBasis: 200,
   validityMonthsMin: 1,
   validityMonthsMax: 120,
   pointsMax: 1000,
@@ -145,6 +147,16 @@ export function questionProblems(q: QuestionInput): QuestionProblem[] {
     add(["explanation"], "explanationTooLong", `at most ${L.explanation} characters`);
   if ((q.hint ?? "").trim().length > L.hint) add(["hint"], "hintTooLong", `at most ${L.hint} characters`);
   return out;
+}
+
+/**
+ * A training's legal basis as stored: one line (line breaks and runs of spaces, e.g. of a folded
+ * YAML line, become one space), null when empty. Judged against CONTENT_LIMITS.legalBasis after
+ * this, by the importer and the API alike.
+ */
+export function normalizeLegalBasis(text: string | null | undefined): string | null {
+  const s = (text ?? "").replace(/\s+/gu, " ").trim();
+  return s === "" ? null : s;
 }
 
 /** A topic's colour: #rrggbb. */

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { CONTENT_LIMITS, CONTENT_ORIGINS, QUESTION_TYPES, questionProblems } from "../rules/content";
+import {
+  CONTENT_LIMITS,
+  CONTENT_ORIGINS,
+  normalizeLegalBasis,
+  QUESTION_TYPES,
+  questionProblems,
+} from "../rules/content";
 import { BodyId, Id, RequiredText, Str, Text } from "./common";
 
 /*
@@ -123,6 +129,7 @@ export const AuthoringTree = z
             validity_months: z.number().int(),
             points: z.number().int(),
             wiki_link: z.string().nullable(),
+            legal_basis: z.string().nullable(),
             questionnaires: z.array(AuthoringQuestionnaireSummary),
           }),
         ),
@@ -186,6 +193,15 @@ export const TrainingWrite = z
       .max(L.wikiLink)
       .regex(/^\/wiki(\/[^\s]*)?$/, "must be a path under /wiki")
       .nullable(),
+    /**
+     * The law that makes the training mandatory, e.g. "§§ 42, 43 IfSG" (shown with
+     * show-legal-compliance); absent, null or blank: none.
+     */
+    legal_basis: Str(L.legalBasis * 4)
+      .transform((s) => normalizeLegalBasis(s.normalize("NFC")))
+      .pipe(z.string().max(L.legalBasis).nullable())
+      .nullable()
+      .optional(),
   })
   .strict()
   .meta({ id: "TrainingWrite" });

@@ -53,6 +53,8 @@ export const Training = z
     points: z.number().int(),
     validity_months: z.number().int(),
     wiki_link: z.string().nullable(),
+    /** The law that makes it mandatory (content); the app shows it with show-legal-compliance. */
+    legal_basis: z.string().nullable(),
     /** Certificate within 30 days of expiry or expired: the questionnaires are open again. */
     renewal: z.boolean(),
   })

@@ -152,6 +152,7 @@ function TrainingModal({
     passive: training?.passive ?? false,
     points: training?.points ?? 0,
     wiki_link: training?.wiki_link ?? null,
+    legal_basis: training?.legal_basis ?? null,
   });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -209,6 +210,14 @@ function TrainingModal({
             placeholder="/wiki/…"
             value={v.wiki_link ?? ""}
             onChange={(e) => setV({ ...v, wiki_link: e.currentTarget.value === "" ? null : e.currentTarget.value })}
+          />
+          <TextInput
+            label={t("authoring.legalBasis")}
+            description={t("authoring.legalBasisHelp")}
+            placeholder="§ 12 ArbSchG"
+            maxLength={CONTENT_LIMITS.legalBasis}
+            value={v.legal_basis ?? ""}
+            onChange={(e) => setV({ ...v, legal_basis: e.currentTarget.value === "" ? null : e.currentTarget.value })}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -20,6 +20,7 @@ import {
   IconLock,
   IconPencil,
   IconPlayerPlay,
+  IconScale,
 } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -50,7 +51,7 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
     >
       {/* Where the name and the action do not fit side by side (a long word, French or Spanish on
           a phone), the action moves below, at the right: it never sticks out of the card. */}
-      <Group justify="space-between" wrap="wrap" rowGap="sm">
+      <Group justify="space-between" wrap="wrap" style={{ rowGap: "var(--mantine-spacing-sm)" }}>
         <Group gap="sm" wrap="nowrap" style={{ flex: "1 1 10rem", minWidth: 0 }}>
           {q.finished ? (
             <ThemeIcon color="teal" radius="xl" size="lg" role="img" aria-label={t("questionnaires.finished")}>
@@ -141,6 +142,27 @@ function NextDate({ trainingId }: { trainingId: number }) {
   );
 }
 
+/**
+ * The law that makes the training mandatory, for staff and inspectors (show-legal-compliance):
+ * the label translated, the law as the content states it.
+ */
+function LegalBasis({ law }: { law: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="legal-basis">
+      <IconScale size={20} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <div style={{ minWidth: 0 }}>
+        <Text size="sm" fw={700}>
+          {t("training.legalBasis")}
+        </Text>
+        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+          {law}
+        </Text>
+      </div>
+    </Group>
+  );
+}
+
 export default function TrainingPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -166,7 +188,8 @@ export default function TrainingPage() {
       <Paper withBorder p="md" mb="lg">
         <Group wrap="nowrap" align="flex-start">
           <ContentIcon name={training.icon} size={56} />
-          <Stack gap={6} style={{ flex: 1 }}>
+          <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
+            {settings["show-legal-compliance"] && training.legal_basis && <LegalBasis law={training.legal_basis} />}
             {training.description && <Text>{training.description}</Text>}
             <Group gap="xs">
               {training.certificate ? (
