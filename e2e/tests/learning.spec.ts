@@ -127,6 +127,16 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
     await expect(page.getByRole("heading", { name: exactly(lang, "profile.title") })).toBeVisible();
     await expectNothingCutOff(page, `profile (${lang})`);
   }
+  // On a phone the four themes sit two by two ('Alto contraste' had pushed 'Océano' onto a row of its own).
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 740 });
+  const themes = page.getByRole("radiogroup", { name: exactly("es", "profile.theme") });
+  const rows = await themes.locator("label").evaluateAll((labels) => {
+    const tops = labels.map((l) => Math.round(l.getBoundingClientRect().top));
+    return [...new Set(tops)].map((top) => tops.filter((t) => t === top).length);
+  });
+  expect(rows).toEqual([2, 2]);
+  if (size) await page.setViewportSize(size);
 });
 
 test("the learning screens in English", async ({ page }) => {

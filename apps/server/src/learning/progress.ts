@@ -358,6 +358,14 @@ export function toQuestionnaires(
   });
 }
 
+/**
+ * Where learning a training goes on: the first questionnaire not finished (the ones after it are
+ * locked, spec §4); the first one when all are finished; none without questionnaires.
+ */
+function nextQuestionnaire(t: TrainingState): QuestionnaireState | undefined {
+  return t.questionnaires.find((q) => !(q.total > 0 && q.count >= q.total)) ?? t.questionnaires[0];
+}
+
 export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): UserProgress {
   const topicList = snapshot.topics.filter((t) => t.trainings.length > 0).map((t) => toTopic(t, now, zone));
   const allTrainings = snapshot.topics.flatMap((t) => t.trainings);
@@ -376,6 +384,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): Use
       passive: t.passive,
       points: t.points,
       certificate: certificateRef(t.newest, now, zone),
+      next_questionnaire_id: nextQuestionnaire(t)?.id ?? null,
     })),
     // The certificates service adds the partner's (certificates/service.ts getUserProgress).
     partner_certificates: [],

@@ -37,13 +37,16 @@ export interface DueCandidate {
   /** Done in person (a passive training): no questionnaire resumes it. */
   passive: boolean;
   certificate: { expires_at: string } | null;
+  /** The questionnaire that resumes it; null where the learner has none (nothing to do here). */
+  next_questionnaire_id: number | null;
 }
 
 /**
  * The start page's 'due now': at most `max` trainings that are red or orange, the most urgent
  * first — an expired certificate (the proof has lapsed; the longest lapsed first), then a missing
- * one, then one expiring within 7 days (the soonest first); by name where equal. Passive
- * trainings are left out: no questionnaire makes them good.
+ * one, then one expiring within 7 days (the soonest first); by name where equal. Left out is
+ * what no questionnaire of the learner's makes good: passive trainings (done in person) and
+ * trainings without a questionnaire for them (e.g. another facility's own, or one just written).
  */
 export function dueNow<T extends DueCandidate>(trainings: readonly T[], today: Date, zone: string, max = 3): T[] {
   const colour = expiryColourer(today, zone);
@@ -55,7 +58,7 @@ export function dueNow<T extends DueCandidate>(trainings: readonly T[], today: D
     return c === "red" ? [0, ms] : c === "orange" ? [2, ms] : [3, ms];
   };
   return trainings
-    .filter((t) => !t.passive)
+    .filter((t) => !t.passive && t.next_questionnaire_id !== null)
     .map((t) => ({ t, r: rank(t) }))
     .filter(({ r }) => r[0] < 3)
     .sort((a, b) => a.r[0] - b.r[0] || a.r[1] - b.r[1] || a.t.name.localeCompare(b.t.name, "de"))

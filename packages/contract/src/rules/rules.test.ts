@@ -81,12 +81,13 @@ describe("due now (the start page's card)", () => {
   const zone = "Europe/Berlin";
   const today = zonedTime(zone, 2026, 11, 22, 15, 30);
   const expires = (d: number) => ({ expires_at: zonedTime(zone, 2026, 11, 22 + d, 9, 0).toISOString() });
-  const training = (id: number, name: string, certificate: { expires_at: string } | null, passive = false) => ({
-    id,
-    name,
-    passive,
-    certificate,
-  });
+  const training = (
+    id: number,
+    name: string,
+    certificate: { expires_at: string } | null,
+    passive = false,
+    next: number | null = 100 + id,
+  ) => ({ id, name, passive, certificate, next_questionnaire_id: next });
   it("takes red and orange, the lapsed first, then the missing, then the soonest to expire; never passive ones", () => {
     const list = [
       training(1, "Brandschutz", expires(40)), // green
@@ -106,6 +107,13 @@ describe("due now (the start page's card)", () => {
       dueNow([training(1, "Zahnpflege", null), training(2, "Arbeitsschutz", null)], today, zone).map((t) => t.id),
     ).toEqual([2, 1]);
     expect(dueNow([training(1, "Brandschutz", expires(40))], today, zone)).toEqual([]);
+  });
+  it("leaves out what no questionnaire of the learner's makes good", () => {
+    const list = [
+      training(1, "Alarmplan", null, false, null), // red, but nothing to learn here (another facility's own)
+      training(2, "Brandschutz", null), // red, and learnable
+    ];
+    expect(dueNow(list, today, zone).map((t) => t.id)).toEqual([2]);
   });
 });
 

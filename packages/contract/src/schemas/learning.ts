@@ -182,6 +182,11 @@ export const UserProgress = z
         passive: z.boolean(),
         points: z.number().int(),
         certificate: CertificateRef.nullable(),
+        /**
+         * Where learning this training goes on: its first questionnaire not yet finished (the
+         * first one when all are); null when the learner has no questionnaire of it.
+         */
+        next_questionnaire_id: z.number().int().nullable(),
       }),
     ),
     /**
