@@ -237,10 +237,24 @@ for (const lang of ["de", "en"]) {
     const textbox = form.getByRole("textbox", { name: exactly(lang, "authoring.questionText") });
     await expect(textbox).toBeFocused();
     await textbox.fill("Wie breit muss ein Fluchtweg mindestens sein?");
+    // An mp4 for the explanation, uploaded like an image and served like other media.
+    const mp4 = fileURLToPath(
+      new URL("../../content/demo/media/erste-hilfe-notfall-herzdruckmassage.mp4", import.meta.url),
+    );
+    await form.locator('input[type="file"]').setInputFiles(mp4);
+    await expect(form.getByText(text(lang, "authoring.media.video"))).toBeVisible();
     await expectAccessible(page, "question form of an answered question");
     await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
     await expect(page.getByText(text(lang, "authoring.savedVersion"))).toBeVisible();
     await expect(page.getByTestId("question-item")).toContainText("Wie breit muss ein Fluchtweg mindestens sein?");
+    const edited = await api(page, cm, "GET", `/authoring/questionnaires/${qn.id}`);
+    const media = edited.questions[0].media;
+    expect(media?.type).toBe("video");
+    const { token: cmToken } = await loginWith(page.request, cm);
+    const video = await page.request.get(`/api/static/video/${media.id}?token=${cmToken}`);
+    expect(video.status()).toBe(200);
+    expect(video.headers()["content-type"]).toBe("video/mp4");
+    expect((await video.body()).equals(fs.readFileSync(mp4))).toBe(true);
 
     // The employee's progress stays: the right answer to the first version still counts.
     const progress = await api(

@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { ContentError, loadPackage } from "../src/content/package";
+import { importPackage } from "../src/content/service";
+import type { Db } from "../src/db/client";
+import { questionnaires, trainings } from "../src/db/schema";
 
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#0f766e"/></svg>';
@@ -121,4 +125,31 @@ export function problemsOf(dir: string): string[] {
     throw err;
   }
   return [];
+}
+
+/** The fixture's topic, its active training 'haende' with questionnaires '1' and '2', and the passive 'kurs'. */
+export interface FixtureIds {
+  topic: number;
+  training: number;
+  passive: number;
+  qn1: number;
+  qn2: number;
+}
+
+/** Imports the fixture package (writeFixture) into `db` and names what the tests use, by id. */
+export async function importFixture(db: Db): Promise<FixtureIds> {
+  await importPackage(db, loadPackage(writeFixture()));
+  const [t] = await db.select().from(trainings).where(eq(trainings.key, "haende"));
+  const [p] = await db.select().from(trainings).where(eq(trainings.key, "kurs"));
+  const qns = await db
+    .select()
+    .from(questionnaires)
+    .where(eq(questionnaires.trainingId, t?.id ?? 0));
+  return {
+    topic: t?.topicId ?? 0,
+    training: t?.id ?? 0,
+    passive: p?.id ?? 0,
+    qn1: qns.find((q) => q.key === "1")?.id ?? 0,
+    qn2: qns.find((q) => q.key === "2")?.id ?? 0,
+  };
 }

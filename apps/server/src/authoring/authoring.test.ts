@@ -1,34 +1,20 @@
 import { ErrorCode } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFixture } from "../../test/content-fixture";
+import { type FixtureIds, importFixture, writeFixture } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { answers, certificates, questionnaires, trainings } from "../db/schema";
+import { answers, certificates } from "../db/schema";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
-let ids: { topic: number; training: number; passive: number; qn1: number; qn2: number };
+let ids: FixtureIds;
 
 beforeAll(async () => {
   ctx = await createTestApp();
   cast = await createCast(ctx);
-  const db = ctx.deps.database.db;
-  await importPackage(db, loadPackage(writeFixture()));
-  const [t] = await db.select().from(trainings).where(eq(trainings.key, "haende"));
-  const [p] = await db.select().from(trainings).where(eq(trainings.key, "kurs"));
-  const qns = await db
-    .select()
-    .from(questionnaires)
-    .where(eq(questionnaires.trainingId, t?.id ?? 0));
-  ids = {
-    topic: t?.topicId ?? 0,
-    training: t?.id ?? 0,
-    passive: p?.id ?? 0,
-    qn1: qns.find((q) => q.key === "1")?.id ?? 0,
-    qn2: qns.find((q) => q.key === "2")?.id ?? 0,
-  };
+  ids = await importFixture(ctx.deps.database.db);
 });
 afterAll(() => ctx.close());
 

@@ -16,7 +16,7 @@ import {
 } from "@mantine/core";
 import { IconPencil, IconPlus } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { call, showSuccess } from "../../api/client";
@@ -78,58 +78,103 @@ function NewQuestionnaire({ training, onClose }: { training: Training; onClose: 
   );
 }
 
-function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => void }) {
+/**
+ * The dialog of a topic or a training: its fields, then cancel and save. Saving refreshes
+ * authoring and the learners' screens; a refusal is said by the client's toast and keeps the dialog.
+ */
+function ContentDialog({
+  title,
+  onClose,
+  save,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  save: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [v, setV] = useState({ name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" });
+  const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (topic) await call(api.authoringTopicSave, { params: { id: topic.id }, body: v });
-    else await call(api.authoringTopicCreate, { body: v });
-    void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
-    void invalidateLearning(queryClient);
-    showSuccess(t("authoring.saved"));
-    onClose();
+    setBusy(true);
+    try {
+      await save();
+      void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
+      void invalidateLearning(queryClient);
+      showSuccess(t("authoring.saved"));
+      onClose();
+    } catch {
+      // the client's toast says what went wrong
+    } finally {
+      setBusy(false);
+    }
   };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ "aria-label": t("common.close") }}
-      title={topic ? t("authoring.editTopic") : t("authoring.newTopic")}
-    >
+    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("common.close") }} title={title}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
-          <TextInput
-            label={t("authoring.name")}
-            value={v.name}
-            required
-            maxLength={CONTENT_LIMITS.name}
-            onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t("authoring.icon")}
-            description={t("authoring.iconHelp")}
-            value={v.icon}
-            required
-            onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
-          />
-          <ColorInput
-            label={t("authoring.color")}
-            value={v.color}
-            format="hex"
-            eyeDropperButtonProps={{ "aria-label": t("authoring.pickColor") }}
-            onChange={(color) => setV({ ...v, color })}
-          />
+          {children}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit">{t("common.save")}</Button>
+            <Button type="submit" loading={busy}>
+              {t("common.save")}
+            </Button>
           </Group>
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** The name and icon every topic and training has. */
+function NameAndIcon<V extends { name: string; icon: string }>({ v, setV }: { v: V; setV: (next: V) => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t("authoring.name")}
+        value={v.name}
+        required
+        maxLength={CONTENT_LIMITS.name}
+        onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
+      />
+      <TextInput
+        label={t("authoring.icon")}
+        description={t("authoring.iconHelp")}
+        value={v.icon}
+        required
+        onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
+      />
+    </>
+  );
+}
+
+function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [v, setV] = useState({ name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" });
+  return (
+    <ContentDialog
+      title={topic ? t("authoring.editTopic") : t("authoring.newTopic")}
+      onClose={onClose}
+      save={() =>
+        topic
+          ? call(api.authoringTopicSave, { params: { id: topic.id }, body: v })
+          : call(api.authoringTopicCreate, { body: v })
+      }
+    >
+      <NameAndIcon v={v} setV={setV} />
+      <ColorInput
+        label={t("authoring.color")}
+        value={v.color}
+        format="hex"
+        eyeDropperButtonProps={{ "aria-label": t("authoring.pickColor") }}
+        onChange={(color) => setV({ ...v, color })}
+      />
+    </ContentDialog>
   );
 }
 
@@ -143,7 +188,6 @@ function TrainingModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [v, setV] = useState<TrainingWrite>({
     topic_id: topicId,
     name: training?.name ?? "",
@@ -154,80 +198,51 @@ function TrainingModal({
     wiki_link: training?.wiki_link ?? null,
     legal_basis: training?.legal_basis ?? null,
   });
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (training) await call(api.authoringTrainingSave, { params: { id: training.id }, body: v });
-    else await call(api.authoringTrainingCreate, { body: v });
-    void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
-    void invalidateLearning(queryClient);
-    showSuccess(t("authoring.saved"));
-    onClose();
-  };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ "aria-label": t("common.close") }}
+    <ContentDialog
       title={training ? t("authoring.editTraining") : t("authoring.newTraining")}
+      onClose={onClose}
+      save={() =>
+        training
+          ? call(api.authoringTrainingSave, { params: { id: training.id }, body: v })
+          : call(api.authoringTrainingCreate, { body: v })
+      }
     >
-      <form onSubmit={(e) => void submit(e)}>
-        <Stack>
-          <TextInput
-            label={t("authoring.name")}
-            value={v.name}
-            required
-            maxLength={CONTENT_LIMITS.name}
-            onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t("authoring.icon")}
-            description={t("authoring.iconHelp")}
-            value={v.icon}
-            required
-            onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
-          />
-          <NumberInput
-            label={t("authoring.validity")}
-            min={CONTENT_LIMITS.validityMonthsMin}
-            max={CONTENT_LIMITS.validityMonthsMax}
-            value={v.validity_months}
-            onChange={(n) => setV({ ...v, validity_months: Number(n) || 1 })}
-          />
-          <NumberInput
-            label={t("authoring.points")}
-            min={0}
-            max={CONTENT_LIMITS.pointsMax}
-            value={v.points}
-            onChange={(n) => setV({ ...v, points: Number(n) || 0 })}
-          />
-          <Switch
-            label={t("authoring.passive")}
-            checked={v.passive}
-            onChange={(e) => setV({ ...v, passive: e.currentTarget.checked })}
-          />
-          <TextInput
-            label={t("authoring.wikiLink")}
-            placeholder="/wiki/…"
-            value={v.wiki_link ?? ""}
-            onChange={(e) => setV({ ...v, wiki_link: e.currentTarget.value === "" ? null : e.currentTarget.value })}
-          />
-          <TextInput
-            label={t("authoring.legalBasis")}
-            description={t("authoring.legalBasisHelp")}
-            placeholder="§ 12 ArbSchG"
-            maxLength={CONTENT_LIMITS.legalBasis}
-            value={v.legal_basis ?? ""}
-            onChange={(e) => setV({ ...v, legal_basis: e.currentTarget.value === "" ? null : e.currentTarget.value })}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit">{t("common.save")}</Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <NameAndIcon v={v} setV={setV} />
+      <NumberInput
+        label={t("authoring.validity")}
+        min={CONTENT_LIMITS.validityMonthsMin}
+        max={CONTENT_LIMITS.validityMonthsMax}
+        value={v.validity_months}
+        onChange={(n) => setV({ ...v, validity_months: Number(n) || 1 })}
+      />
+      <NumberInput
+        label={t("authoring.points")}
+        min={0}
+        max={CONTENT_LIMITS.pointsMax}
+        value={v.points}
+        onChange={(n) => setV({ ...v, points: Number(n) || 0 })}
+      />
+      <Switch
+        label={t("authoring.passive")}
+        checked={v.passive}
+        onChange={(e) => setV({ ...v, passive: e.currentTarget.checked })}
+      />
+      <TextInput
+        label={t("authoring.wikiLink")}
+        placeholder="/wiki/…"
+        value={v.wiki_link ?? ""}
+        onChange={(e) => setV({ ...v, wiki_link: e.currentTarget.value === "" ? null : e.currentTarget.value })}
+      />
+      <TextInput
+        label={t("authoring.legalBasis")}
+        description={t("authoring.legalBasisHelp")}
+        placeholder="§ 12 ArbSchG"
+        maxLength={CONTENT_LIMITS.legalBasis}
+        value={v.legal_basis ?? ""}
+        onChange={(e) => setV({ ...v, legal_basis: e.currentTarget.value === "" ? null : e.currentTarget.value })}
+      />
+    </ContentDialog>
   );
 }
 
