@@ -39,7 +39,10 @@ interface ThemeDefinition {
  */
 const primaryShade = { light: 7, dark: 8 } as const;
 
-/** The visual themes; 'carely' is the default (spec §1). */
+/**
+ * The visual themes; 'carely' is the default (spec §1). Each respects a device set to reduce
+ * motion: dialogs, menus and collapsing panels then appear without animation.
+ */
 export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
   carely: {
     colorScheme: "light",
@@ -48,6 +51,7 @@ export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
       primaryShade,
       colors: { carely: teal },
       fontFamily: font,
+      respectReducedMotion: true,
       defaultRadius: "md",
     }),
   },
@@ -58,6 +62,7 @@ export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
       primaryShade,
       colors: { carely: teal },
       fontFamily: font,
+      respectReducedMotion: true,
       defaultRadius: "md",
     }),
   },
@@ -67,6 +72,7 @@ export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
       primaryColor: "dark",
       primaryShade: 9,
       fontFamily: font,
+      respectReducedMotion: true,
       defaultRadius: "xs",
       black: "#000000",
       focusRing: "always",
@@ -80,6 +86,7 @@ export const THEME_DEFINITIONS: Record<Theme, ThemeDefinition> = {
       primaryShade,
       colors: { ocean },
       fontFamily: font,
+      respectReducedMotion: true,
       defaultRadius: "lg",
     }),
   },

@@ -72,7 +72,7 @@ export function EventModal({ target, onClose, onChanged }: Props) {
           <Alert color="gray">{t("calendar.missing")}</Alert>
         ) : (
           <Group justify="center" py="xl">
-            <Loader aria-label={t("calendar.loading")} />
+            <Loader role="status" aria-label={t("calendar.loading")} />
           </Group>
         )
       ) : (
