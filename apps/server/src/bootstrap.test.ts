@@ -33,7 +33,9 @@ async function counts(db: Db) {
   return { ...rows[0], content: await currentContentVersion(db) };
 }
 
-describe("first-start seeding", () => {
+// These open PGlite data directories from nothing and seed the whole demo: seconds on a quiet
+// machine, several times that while other work shares its two cores.
+describe("first-start seeding", { timeout: 120_000 }, () => {
   it("is all or nothing: a failure half-way leaves nothing, and the next start seeds everything once", async () => {
     const { deps } = await fresh();
     const db = deps.database.db;
@@ -95,7 +97,7 @@ describe("first-start seeding", () => {
   }, 120_000);
 });
 
-describe("the first superuser without demo data", () => {
+describe("the first superuser without demo data", { timeout: 120_000 }, () => {
   it("gets a generated password only once the server listens, printed once; a failed start leaves it pending", async () => {
     const ctx = await fresh();
     const db = ctx.deps.database.db;
