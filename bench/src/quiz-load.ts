@@ -289,7 +289,7 @@ async function closedLoop(learner: Learner, barePort: number): Promise<void> {
 
 /** The scenario on one database: `learners` at once. */
 export async function quizLoad(label: string, url: string | undefined, port: number, learners: number): Promise<void> {
-  await withFreshDatabase(url, "carecampus_bench_quiz", prepare, async (env) => {
+  await withFreshDatabase(url, "quiz", prepare, async (env) => {
     const stats = statsReader();
     const server = await startServer(
       port,
