@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
 import { createTestApp, type TestContext } from "../../test/helpers";
@@ -33,5 +33,29 @@ describe("the content kept in memory", () => {
     expect(retired.length).toBeGreaterThan(0);
     for (const ids of second.questionIds.values()) for (const id of retired) expect(ids).not.toContain(id);
     for (const qn of second.questionnaires) expect(qn.total).toBe(second.questionIds.get(qn.id)?.length ?? 0);
+  });
+
+  it("is read again after any write to the content, also one that bypasses the services", async () => {
+    const db = ctx.deps.database.db;
+    const before = await contentView(db);
+    expect(await contentView(db)).toBe(before);
+    const [q1] = await db.select().from(questions).where(eq(questions.key, "q1"));
+    // As a tool or another server's authoring save would: a statement on a content table.
+    await db
+      .update(questions)
+      .set({ text: "Direkt geändert" })
+      .where(eq(questions.id, q1?.id ?? 0));
+    const after = await contentView(db);
+    expect(after).not.toBe(before);
+    expect(after.generation).not.toBe(before.generation);
+    expect(after.questions.get(q1?.id ?? 0)?.text).toBe("Direkt geändert");
+    expect(await contentView(db)).toBe(after);
+    // Each table of the content: a new generation for each write.
+    const [{ n: trainingCount } = { n: 0 }] = (
+      await db.execute<{ n: number }>(sql`select count(*)::int as n from "trainings"`)
+    ).rows;
+    expect(trainingCount).toBeGreaterThan(0);
+    await db.execute(sql`update "trainings" set "points" = "points" where true`);
+    expect(await contentView(db)).not.toBe(after);
   });
 });
