@@ -252,14 +252,25 @@ console.log("ready");`;
   return child;
 }
 
-async function closedLoop(learner: Learner, barePort: number): Promise<void> {
-  // One learner posting the same answer again and again: the whole write path (a repeat records nothing new).
-  const path = learner.paths[learner.at % learner.paths.length] as string;
-  const next = (await (
-    await fetch(`${path}/questions`, { headers: { authorization: `Bearer ${learner.token}` } })
-  ).json()) as { question: { id: number; answers: { id: number }[] } | null };
-  const question = next.question;
-  if (!question) return;
+async function closedLoop(learners: Learner[], barePort: number): Promise<void> {
+  // One learner posting the same answer again and again: the whole write path (a repeat records
+  // nothing new). The first learner whose questionnaire still has a question to ask.
+  let found: { learner: Learner; path: string; question: { id: number; answers: { id: number }[] } } | null = null;
+  for (const learner of learners) {
+    const path = learner.paths[learner.at % learner.paths.length] as string;
+    const next = (await (
+      await fetch(`${path}/questions`, { headers: { authorization: `Bearer ${learner.token}` } })
+    ).json()) as { question: { id: number; answers: { id: number }[] } | null };
+    if (next.question) {
+      found = { learner, path, question: next.question };
+      break;
+    }
+  }
+  if (!found) {
+    console.log("closed loop: no learner has a question left to answer");
+    return;
+  }
+  const { learner, path, question } = found;
   const body = JSON.stringify([question.answers[0]?.id]);
   const answer = await autocannon({
     url: `${path}/questions/${question.id}/answers`,
@@ -328,7 +339,7 @@ export async function quizLoad(label: string, url: string | undefined, port: num
       console.log(
         `offered ${((2 * all.length) / (PERIOD_MS / 1000)).toFixed(0)} req/s; server: ${((after.cpuMicros - before.cpuMicros) / 1000 / requests).toFixed(2)} ms CPU and ${((after.queries - before.queries) / requests).toFixed(1)} queries per request; ${counts.moved} moves to the next questionnaire`,
       );
-      await closedLoop(all[0] as Learner, port + 50);
+      await closedLoop(all, port + 50);
     } finally {
       await stopServer(server);
     }
