@@ -1,6 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearer,
   createFacility,
@@ -65,49 +64,17 @@ describe("sessions kept in memory", () => {
     const token = await login(ctx, user.login);
     const { db } = ctx.deps.database;
     const first = await sessionUser(db, user.id);
-    expect(await sessionUser(db, user.id)).toBe(first);
+    // Kept in memory on PGlite; on PostgreSQL read every time (session-cache.ts says why).
+    if (onPostgres) expect(await sessionUser(db, user.id)).not.toBe(first);
+    else expect(await sessionUser(db, user.id)).toBe(first);
     const other = await createFacility(ctx);
     await db.update(users).set({ surname: "Umbenannt", facilityId: other.id }).where(eq(users.id, user.id));
     expect(await sessionUser(db, user.id)).toMatchObject({ surname: "Umbenannt", facilityId: other.id });
     // Anything a session does not carry leaves it in memory.
     const current = await sessionUser(db, user.id);
     await db.update(users).set({ email: "neu@example.org" }).where(eq(users.id, user.id));
-    expect(await sessionUser(db, user.id)).toBe(current);
+    if (!onPostgres) expect(await sessionUser(db, user.id)).toBe(current);
     await db.delete(users).where(eq(users.id, user.id));
     expect((await me(user.id, token)).statusCode).toBe(401);
   });
-
-  it.skipIf(!onPostgres)(
-    "while the database's notifications do not reach the server, every request reads the database; after, the memory starts empty",
-    async () => {
-      const user = await createUser(ctx, ["employee"], facilityId);
-      const token = await login(ctx, user.login);
-      expect((await me(user.id, token)).statusCode).toBe(200);
-      const { db, changes } = ctx.deps.database;
-      const [{ name } = { name: "" }] = (await db.execute<{ name: string }>(sql`select current_database() as name`))
-        .rows;
-      const url = new URL(process.env.DATABASE_URL ?? "");
-      url.pathname = `/${name}`;
-      const other = new pg.Client({ connectionString: url.toString() });
-      await other.connect();
-      try {
-        // Every connection of this server that listens (its own and the pool's) is cut.
-        await other.query(
-          `select pg_terminate_backend(pid) from pg_stat_activity
-           where datname = current_database() and pid <> pg_backend_pid() and query like 'listen %'`,
-        );
-        await vi.waitFor(() => expect(changes.live).toBe(false), { timeout: 10_000 });
-        // Written by another session while nobody of this server listens.
-        await other.query("update users set token_version = token_version + 1 where id = $1", [user.id]);
-        expect((await me(user.id, token)).statusCode).toBe(401);
-        await vi.waitFor(() => expect(changes.live).toBe(true), { timeout: 20_000 });
-        expect((await me(user.id, token)).statusCode).toBe(401);
-        const fresh = await login(ctx, user.login);
-        expect((await me(user.id, fresh)).statusCode).toBe(200);
-      } finally {
-        await other.end();
-      }
-    },
-    40_000,
-  );
 });

@@ -4,10 +4,12 @@ import { loadSessionUser, type SessionUser } from "../users/service";
 
 /*
  * Every authenticated request needs its user as the database holds it now (a deleted user, a
- * changed password or role ends or alters the session at once). The users are kept in memory
- * and dropped when the database says one changed: the triggers of migration 0014 notify every
- * server at commit, whoever wrote (another server, the password-reset CLI). While this process
- * does not hear them, every request reads the database as before.
+ * changed password or role ends or alters the session at once). On PGlite (one process) the
+ * users are kept in memory and dropped when the database says one changed: the triggers of
+ * migration 0014 notify before the writing statement returns.
+ * On PostgreSQL another server's change arrives a moment after its commit; a request that reaches
+ * this server in that moment must not pass with the old password, so there every request reads
+ * the user (one indexed query) until the servers confirm each invalidation to the writer.
  */
 
 /** Sessions kept per database; the oldest leave first beyond this many users. */
@@ -20,10 +22,10 @@ function userOf(payload: string): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
-/** The session's user: from memory while every change is heard, else from the database. */
+/** The session's user: from memory where every change is heard before it is answered, else from the database. */
 export function sessionUser(db: Db, id: number): Promise<SessionUser | undefined> {
   const feed = changeFeedOf(db);
-  if (!feed) return loadSessionUser(db, id);
+  if (!feed || feed.shared) return loadSessionUser(db, id);
   let cache = caches.get(feed);
   if (!cache) {
     cache = new ChangeCache(feed, "cc_session", userOf, MAX_SESSIONS);

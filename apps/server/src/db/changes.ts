@@ -20,6 +20,11 @@ export type ChangeListener = (payload: string | null) => void;
 export interface ChangeFeed {
   /** True while every committed change reaches this process. */
   readonly live: boolean;
+  /**
+   * PostgreSQL: other processes may write, and their changes reach this one a moment after
+   * their commit (the time the notification takes), not before the writer's answer.
+   */
+  readonly shared: boolean;
   on(channel: Channel, listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
@@ -54,6 +59,7 @@ export async function pgliteChangeFeed(client: PGlite): Promise<ChangeFeed> {
     get live() {
       return live;
     },
+    shared: false,
     on: subscribers.on,
     close: async () => {
       live = false;
@@ -146,6 +152,7 @@ export async function postgresChangeFeed(
     get live() {
       return client !== null;
     },
+    shared: true,
     on: subscribers.on,
     close: async () => {
       closed = true;

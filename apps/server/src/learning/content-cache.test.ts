@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
-import { createTestApp, type TestContext } from "../../test/helpers";
+import { createTestApp, onPostgres, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { questions } from "../db/schema";
@@ -58,4 +59,38 @@ describe("the content kept in memory", () => {
     await db.execute(sql`update "trainings" set "points" = "points" where true`);
     expect(await contentView(db)).not.toBe(after);
   });
+
+  it.skipIf(!onPostgres)(
+    "while the database's notifications do not reach the server, every read checks the generation; after, it starts empty",
+    async () => {
+      const { db, changes } = ctx.deps.database;
+      const [{ name } = { name: "" }] = (await db.execute<{ name: string }>(sql`select current_database() as name`))
+        .rows;
+      const url = new URL(process.env.DATABASE_URL ?? "");
+      url.pathname = `/${name}`;
+      const other = new pg.Client({ connectionString: url.toString() });
+      await other.connect();
+      try {
+        const before = await contentView(db);
+        // Every connection of this server that only listens is cut.
+        await other.query(
+          `select pg_terminate_backend(pid) from pg_stat_activity
+           where datname = current_database() and pid <> pg_backend_pid() and query like 'listen %'`,
+        );
+        await vi.waitFor(() => expect(changes.live).toBe(false), { timeout: 10_000 });
+        // Another server's write, while nobody of this one listens.
+        await other.query(`update questions set text = 'Während der Pause' where key = 'q1'`);
+        const during = await contentView(db);
+        expect(during).not.toBe(before);
+        expect([...during.questions.values()].some((q) => q.text === "Während der Pause")).toBe(true);
+        await vi.waitFor(() => expect(changes.live).toBe(true), { timeout: 20_000 });
+        const after = await contentView(db);
+        expect(after.generation).toBe(during.generation);
+        expect(await contentView(db)).toBe(after);
+      } finally {
+        await other.end();
+      }
+    },
+    40_000,
+  );
 });
