@@ -12,7 +12,8 @@ import { answers, appMeta, media, questionnaires, questions, topics, trainings }
  * While this process hears those notifications, the content comes from memory without a query;
  * otherwise (a transaction's handle, the listening connection lost) each request reads the
  * generation (one indexed row) and loads the content again when it is not the one in memory.
- * Either way an import by another process (the CLI, another server) is seen at once.
+ * This server's own writes are out of memory before they resolve (db/changes.ts); another
+ * process's import or authoring save arrives with its notification, a moment after its commit.
  */
 
 export const CONTENT_GENERATION = "content_generation";
