@@ -165,6 +165,11 @@ function send(
   });
 }
 
+/** A learner's request got its answer: 200, or the refusal of a locked questionnaire (403, 404). */
+function answered(status: number): boolean {
+  return status === 200 || status === 403 || status === 404;
+}
+
 type NextBody = { question: { id: number; answers: { id: number }[] } | null };
 
 /** One cycle of a learner: the next question, then an answer. */
@@ -176,7 +181,7 @@ async function cycle(learner: Learner, gets: Sample[], posts: Sample[], counts: 
     const next = await send("GET", `${path}/questions`, learner.token);
     if (next.status === 200) body = next.json() as NextBody;
     // A locked or disabled questionnaire answers 4xx: the learner moves on, as a person would.
-    gets.push({ ms: performance.now() - t0, ok: next.status < 500 && next.status !== 429 });
+    gets.push({ ms: performance.now() - t0, ok: answered(next.status) });
   } catch {
     gets.push({ ms: performance.now() - t0, ok: false });
     return;
@@ -193,7 +198,7 @@ async function cycle(learner: Learner, gets: Sample[], posts: Sample[], counts: 
   t0 = performance.now();
   try {
     const res = await send("POST", `${path}/questions/${question.id}/answers`, learner.token, JSON.stringify(choice));
-    posts.push({ ms: performance.now() - t0, ok: res.status < 500 && res.status !== 429 });
+    posts.push({ ms: performance.now() - t0, ok: answered(res.status) });
     if (res.status === 200) {
       const result = res.json() as { answers_correct: number[]; finished: unknown };
       learner.known.set(question.id, result.answers_correct);
@@ -304,7 +309,15 @@ export async function quizLoad(label: string, url: string | undefined, port: num
     const stats = statsReader();
     const server = await startServer(
       port,
-      { ...env, QUERY_STATS: "true", NOTIFICATION_JOB: "false", LOGIN_IP_MAX_FAILURES: "1000000" },
+      {
+        ...env,
+        QUERY_STATS: "true",
+        NOTIFICATION_JOB: "false",
+        LOGIN_IP_MAX_FAILURES: "1000000",
+        // The learners log in once and never refresh: a token must outlive the preparation (2 000
+        // logins take minutes here), the load and its drain.
+        TOKEN_LIFETIME_SECONDS: "86400",
+      },
       { onStdout: stats.onLine },
     );
     try {
