@@ -7,15 +7,26 @@ import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
 
 /**
+ * The name of a bench database on PostgreSQL: BENCH_DB_PREFIX (default carecampus_bench) and the
+ * measurement's part, so benches of several checkouts on one server never drop each other's.
+ */
+export function benchDatabaseName(part?: string): string {
+  const prefix = process.env.BENCH_DB_PREFIX ?? "carecampus_bench";
+  if (!/^[a-z_][a-z0-9_]*$/.test(prefix)) throw new Error("BENCH_DB_PREFIX: lower-case letters, digits and _ only");
+  return part ? `${prefix}_${part}` : prefix;
+}
+
+/**
  * A database made for one measurement (PGlite in a temporary directory, or a PostgreSQL
  * database): `prepare` fills it in process, then `measure` runs against a server on it.
  */
 export async function withFreshDatabase(
   url: string | undefined,
-  name: string,
+  part: string,
   prepare: (db: Db) => Promise<void>,
   measure: (env: Record<string, string>) => Promise<void>,
 ): Promise<void> {
+  const name = benchDatabaseName(part);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-${name}-`));
   const admin = async (query: string) => {
     if (!url) return;

@@ -165,6 +165,11 @@ function send(
   });
 }
 
+/** A learner's request got its answer: 200, or the refusal of a locked questionnaire (403, 404). */
+function answered(status: number): boolean {
+  return status === 200 || status === 403 || status === 404;
+}
+
 type NextBody = { question: { id: number; answers: { id: number }[] } | null };
 
 /** One cycle of a learner: the next question, then an answer. */
@@ -176,7 +181,7 @@ async function cycle(learner: Learner, gets: Sample[], posts: Sample[], counts: 
     const next = await send("GET", `${path}/questions`, learner.token);
     if (next.status === 200) body = next.json() as NextBody;
     // A locked or disabled questionnaire answers 4xx: the learner moves on, as a person would.
-    gets.push({ ms: performance.now() - t0, ok: next.status < 500 && next.status !== 429 });
+    gets.push({ ms: performance.now() - t0, ok: answered(next.status) });
   } catch {
     gets.push({ ms: performance.now() - t0, ok: false });
     return;
@@ -193,7 +198,7 @@ async function cycle(learner: Learner, gets: Sample[], posts: Sample[], counts: 
   t0 = performance.now();
   try {
     const res = await send("POST", `${path}/questions/${question.id}/answers`, learner.token, JSON.stringify(choice));
-    posts.push({ ms: performance.now() - t0, ok: res.status < 500 && res.status !== 429 });
+    posts.push({ ms: performance.now() - t0, ok: answered(res.status) });
     if (res.status === 200) {
       const result = res.json() as { answers_correct: number[]; finished: unknown };
       learner.known.set(question.id, result.answers_correct);
@@ -252,14 +257,25 @@ console.log("ready");`;
   return child;
 }
 
-async function closedLoop(learner: Learner, barePort: number): Promise<void> {
-  // One learner posting the same answer again and again: the whole write path (a repeat records nothing new).
-  const path = learner.paths[learner.at % learner.paths.length] as string;
-  const next = (await (
-    await fetch(`${path}/questions`, { headers: { authorization: `Bearer ${learner.token}` } })
-  ).json()) as { question: { id: number; answers: { id: number }[] } | null };
-  const question = next.question;
-  if (!question) return;
+async function closedLoop(learners: Learner[], barePort: number): Promise<void> {
+  // One learner posting the same answer again and again: the whole write path (a repeat records
+  // nothing new). The first learner whose questionnaire still has a question to ask.
+  let found: { learner: Learner; path: string; question: { id: number; answers: { id: number }[] } } | null = null;
+  for (const learner of learners) {
+    const path = learner.paths[learner.at % learner.paths.length] as string;
+    const next = (await (
+      await fetch(`${path}/questions`, { headers: { authorization: `Bearer ${learner.token}` } })
+    ).json()) as { question: { id: number; answers: { id: number }[] } | null };
+    if (next.question) {
+      found = { learner, path, question: next.question };
+      break;
+    }
+  }
+  if (!found) {
+    console.log("closed loop: no learner has a question left to answer");
+    return;
+  }
+  const { learner, path, question } = found;
   const body = JSON.stringify([question.answers[0]?.id]);
   const answer = await autocannon({
     url: `${path}/questions/${question.id}/answers`,
@@ -289,11 +305,19 @@ async function closedLoop(learner: Learner, barePort: number): Promise<void> {
 
 /** The scenario on one database: `learners` at once. */
 export async function quizLoad(label: string, url: string | undefined, port: number, learners: number): Promise<void> {
-  await withFreshDatabase(url, "carecampus_bench_quiz", prepare, async (env) => {
+  await withFreshDatabase(url, "quiz", prepare, async (env) => {
     const stats = statsReader();
     const server = await startServer(
       port,
-      { ...env, QUERY_STATS: "true", NOTIFICATION_JOB: "false", LOGIN_IP_MAX_FAILURES: "1000000" },
+      {
+        ...env,
+        QUERY_STATS: "true",
+        NOTIFICATION_JOB: "false",
+        LOGIN_IP_MAX_FAILURES: "1000000",
+        // The learners log in once and never refresh: a token must outlive the preparation (2 000
+        // logins take minutes here), the load and its drain.
+        TOKEN_LIFETIME_SECONDS: "86400",
+      },
       { onStdout: stats.onLine },
     );
     try {
@@ -328,7 +352,7 @@ export async function quizLoad(label: string, url: string | undefined, port: num
       console.log(
         `offered ${((2 * all.length) / (PERIOD_MS / 1000)).toFixed(0)} req/s; server: ${((after.cpuMicros - before.cpuMicros) / 1000 / requests).toFixed(2)} ms CPU and ${((after.queries - before.queries) / requests).toFixed(1)} queries per request; ${counts.moved} moves to the next questionnaire`,
       );
-      await closedLoop(all[0] as Learner, port + 50);
+      await closedLoop(all, port + 50);
     } finally {
       await stopServer(server);
     }

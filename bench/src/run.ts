@@ -23,7 +23,7 @@ import { openDatabase } from "../../apps/server/src/db/client";
 import { seedReferenceLists } from "../../apps/server/src/demo/seed";
 import { runExpiryJob } from "../../apps/server/src/notifications/expiry-job";
 import { BENCH_PASSWORD, type Dataset, generateDataset } from "./dataset";
-import { withFreshDatabase } from "./fresh";
+import { benchDatabaseName, withFreshDatabase } from "./fresh";
 import { benchImport, printImports } from "./import";
 import { benchOverview, generateOverviewDataset } from "./overview";
 import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
@@ -134,7 +134,7 @@ async function onPglite(): Promise<void> {
 }
 
 async function onPostgres(url: string): Promise<void> {
-  const name = "carecampus_bench";
+  const name = benchDatabaseName();
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
@@ -165,7 +165,7 @@ async function onPostgres(url: string): Promise<void> {
 async function overview(label: string, url: string | undefined, port: number): Promise<void> {
   await withFreshDatabase(
     url,
-    "carecampus_bench_overview",
+    "overview",
     async (db) => {
       // The content is in place first: a first start would otherwise import it and retire the rest.
       await importPackage(db, loadPackage(DEMO_CONTENT));
@@ -185,9 +185,7 @@ async function overview(label: string, url: string | undefined, port: number): P
 }
 
 async function wiki(label: string, url: string | undefined, port: number): Promise<void> {
-  await withFreshDatabase(url, "carecampus_bench_wiki", generateWikiDataset, (env) =>
-    benchWikiSearch(label, port, env),
-  );
+  await withFreshDatabase(url, "wiki", generateWikiDataset, (env) => benchWikiSearch(label, port, env));
 }
 
 /** BENCH_ONLY=overview or =wiki runs that part alone. */

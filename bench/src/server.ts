@@ -24,7 +24,10 @@ export async function startServer(
     if (build.status !== 0) throw new Error("the server bundle did not build");
     built = true;
   }
-  const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
+  // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it stops (open it in
+  // Chrome's DevTools or summarise it with bench/src/profile-summary.ts).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, "--enable-source-maps", "apps/server/dist/main.mjs"], {
     cwd: root,
     env: {
       ...process.env,

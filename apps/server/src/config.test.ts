@@ -9,6 +9,26 @@ describe("configuration", () => {
     expect(config.settings["time-zone"]).toBe("America/New_York");
   });
 
+  it("creates demo data on PGlite unless DEMO_DATA=false, on PostgreSQL only with DEMO_DATA=true", () => {
+    expect(loadConfig({}).demoData).toBe(true);
+    expect(loadConfig({ DEMO_DATA: "" }).demoData).toBe(true);
+    expect(loadConfig({ DEMO_DATA: "false" }).demoData).toBe(false);
+    const pg = { DATABASE_URL: "postgres://cc@db.example/carecampus" };
+    expect(loadConfig(pg).demoData).toBe(false);
+    expect(loadConfig({ ...pg, DEMO_DATA: "" }).demoData).toBe(false);
+    expect(loadConfig({ ...pg, DEMO_DATA: "0" }).demoData).toBe(false);
+    expect(loadConfig({ ...pg, DEMO_DATA: "true" }).demoData).toBe(true);
+    expect(loadConfig({ ...pg, DEMO_DATA: "1" }).demoData).toBe(true);
+    expect(() => loadConfig({ ...pg, DEMO_DATA: "yes" })).toThrow(/DEMO_DATA/);
+  });
+
+  it("starts WORKERS server processes only on PostgreSQL", () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ DATABASE_URL: "postgres://cc@db.example/carecampus", WORKERS: "4" }).workers).toBe(4);
+    expect(() => loadConfig({ WORKERS: "2" })).toThrow(/WORKERS: more than one server process needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: "postgres://cc@db.example/carecampus", WORKERS: "0" })).toThrow(/WORKERS/);
+  });
+
   it("refuses an unknown time zone at boot, naming the variable", () => {
     expect(() => loadConfig({ TIME_ZONE: "Europe/Atlantis" })).toThrow(ConfigError);
     expect(() => loadConfig({ TIME_ZONE: "Europe/Atlantis" })).toThrow(

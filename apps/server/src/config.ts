@@ -21,10 +21,16 @@ const EnvSchema = z.object({
   SMTP_FROM: z.string().default("CareCampus <no-reply@carecampus.local>"),
   MAX_USERS: optionalInt,
   MAX_FACILITIES: optionalInt,
-  DEMO_DATA: flag(true),
+  /** Unset: on PGlite (the embedded evaluation default) on, on PostgreSQL off (decision 15). */
+  DEMO_DATA: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
   ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   PGLITE_FSYNC: flag(true),
   NOTIFICATION_JOB: flag(true),
+  /** `npm run serve`: this many server processes on the port (node:cluster); PostgreSQL only. */
+  WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).default(1)),
   /** Count database queries; SIGUSR2 prints them with the CPU time used (for `npm run bench`). */
   QUERY_STATS: flag(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
@@ -98,6 +104,8 @@ export interface Config {
   pgliteFsync: boolean;
   /** Runs the background jobs (jobs/catalogue.ts: expiry notices, mail sending) in this process. */
   notificationJob: boolean;
+  /** WORKERS: server processes main.ts starts on the one port (node:cluster); more than 1 needs PostgreSQL. */
+  workers: number;
   /** Login limits (auth/limits.ts), counted in the database for every server on it. */
   limits: LimitSettings;
   /** Sessions end this long after their login, however often refreshed (SESSION_MAX_HOURS). */
@@ -163,6 +171,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.WORKERS > 1 && e.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      "Invalid configuration:\n  WORKERS: more than one server process needs DATABASE_URL (PGlite's data directory opens in one process only)",
+    );
+  }
   const rawSettings = Object.fromEntries(SETTING_NAMES.map((n) => [n, env[settingEnvName(n)]]));
   let settings: Settings;
   try {
@@ -189,10 +202,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpFrom: e.SMTP_FROM,
     maxUsers: e.MAX_USERS,
     maxFacilities: e.MAX_FACILITIES,
-    demoData: e.DEMO_DATA,
+    // A production database must never get users with a published password: on PostgreSQL the
+    // demo data needs DEMO_DATA=true said explicitly.
+    demoData: e.DEMO_DATA ?? e.DATABASE_URL === undefined,
     adminPassword: e.ADMIN_PASSWORD,
     pgliteFsync: e.PGLITE_FSYNC,
     notificationJob: e.NOTIFICATION_JOB,
+    workers: e.WORKERS,
     queryStats: e.QUERY_STATS,
     limits: {
       maxFailures: e.LOGIN_MAX_FAILURES,

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import { buildApp } from "./app";
 import { createDeps } from "./bootstrap";
@@ -5,10 +6,13 @@ import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
 import { issuePendingAdminPassword } from "./demo/seed";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
+import { STATS_REPLY, STATS_REQUEST, superviseWorkers } from "./system/cluster";
 
-async function main(): Promise<void> {
+/** With WORKERS=N (cluster.ts): which of the N this process is, 1-based; the single server is 1. */
+const workerIndex = Number(process.env.CC_WORKER ?? 1);
+
+async function main(config: Config): Promise<void> {
   const started = performance.now();
-  const config = loadConfig();
   const peer = await startPeer(config);
   const { deps, seed } = await createDeps(config, (err) => console.error(err));
   const app = await buildApp(deps, { logger: true, serveWeb: true });
@@ -35,10 +39,15 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
   if (config.queryStats) {
-    // For `npm run bench`: what the server spent so far, read before and after a load.
-    process.on("SIGUSR2", () => {
+    // For `npm run bench`: what the server spent so far, read before and after a load (of a
+    // worker: asked by the primary, cluster.ts).
+    const stats = () => {
       const cpu = process.cpuUsage();
-      console.log(`QUERY_STATS ${JSON.stringify({ queries: queryStats.queries, cpuMicros: cpu.user + cpu.system })}`);
+      return { queries: queryStats.queries, cpuMicros: cpu.user + cpu.system };
+    };
+    process.on("SIGUSR2", () => console.log(`QUERY_STATS ${JSON.stringify(stats())}`));
+    process.on("message", (m: { type?: string }) => {
+      if (m?.type === STATS_REQUEST) process.send?.({ type: STATS_REPLY, ...stats() });
     });
   }
 
@@ -46,19 +55,20 @@ async function main(): Promise<void> {
   // Only now, with the server reachable, is a generated first password worth printing.
   const adminPassword = await issuePendingAdminPassword(deps.database.db);
   // Not in buildApp: API tests get no timers. NOTIFICATION_JOB=false leaves the jobs (expiry
-  // notices, mail sending) to other servers.
-  if (config.notificationJob) jobs = startJobRunner(deps, app.log);
+  // notices, mail sending) to other servers; of several workers the first runs them.
+  if (config.notificationJob && workerIndex === 1) jobs = startJobRunner(deps, app.log);
   const db = deps.database.kind === "pglite" ? `PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)";
-  const lines = [
-    "",
-    `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`,
-    `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
-    ...(peer ? [`Reference partner (test peer) for external courses: ${peer.url}`] : []),
-    ...seed.lines,
-    ...adminPassword,
-    "",
-  ];
-  console.log(lines.join("\n"));
+  const banner =
+    workerIndex === 1
+      ? [
+          `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}${config.workers > 1 ? ` in ${config.workers} worker processes` : ""}`,
+          `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
+          ...(peer ? [`Reference partner (test peer) for external courses: ${peer.url}`] : []),
+        ]
+      : [];
+  // Of several workers, the one that seeded (or issued the first password) says so.
+  const lines = [...banner, ...seed.lines, ...adminPassword];
+  if (lines.length > 0) console.log(["", ...lines, ""].join("\n"));
 }
 
 /**
@@ -78,7 +88,13 @@ async function startPeer(config: Config): Promise<{ url: string; close(): Promis
   return peer;
 }
 
-main().catch((err: unknown) => {
+async function start(): Promise<void> {
+  const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) superviseWorkers(config);
+  else await main(config);
+}
+
+start().catch((err: unknown) => {
   if (err instanceof ConfigError || err instanceof DataDirInUseError) {
     console.error(err.message);
   } else {

@@ -2,7 +2,7 @@ import { ErrorCode } from "@carecampus/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Action, type Actor, assertMay } from "../access/policy";
 import { AppError } from "../errors";
-import { loadSessionUser } from "../users/service";
+import { sessionUser } from "./session-cache";
 
 export type { Actor };
 
@@ -35,8 +35,9 @@ export interface GuardOptions {
 }
 
 /**
- * onRequest hook: verifies the bearer token, reloads the user (a deleted user or a changed
- * password ends the session at once) and admits the caller through the access module.
+ * onRequest hook: verifies the bearer token, looks up the user as the database holds it now (a
+ * deleted user or a changed password ends the session at once; auth/session-cache.ts) and
+ * admits the caller through the access module.
  */
 export function authenticate(options: GuardOptions = {}) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -44,7 +45,7 @@ export function authenticate(options: GuardOptions = {}) {
     if (!token) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
     const { tokens, database } = request.server.deps;
     const claims = await tokens.verify(token);
-    const user = await loadSessionUser(database.db, Number(claims.sub));
+    const user = await sessionUser(database.db, Number(claims.sub));
     if (!user || user.tokenVersion !== claims.ver) throw new AppError(ErrorCode.sessionExpired, "Session expired");
     request.actor = {
       id: user.id,

@@ -10,7 +10,6 @@ import { type Actor, assertMay, decide } from "../access/policy";
 import type { Db } from "../db/client";
 import { media } from "../db/schema";
 import { AppError } from "../errors";
-import { bumpContentGeneration } from "../learning/content-cache";
 
 /** What the bytes are, whatever the request says (a declared type is only believed when the bytes agree). */
 export function sniffMedia(body: Buffer): QuestionMediaType | undefined {
@@ -57,7 +56,6 @@ export async function storeQuestionMedia(
       .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
       .returning({ id: media.id });
     if (!row) throw new AppError(ErrorCode.unexpected, "The file was not stored");
-    await bumpContentGeneration(tx);
     return { type: kind, id: row.id, src: `/api/static/${kind}/${row.id}` };
   });
 }

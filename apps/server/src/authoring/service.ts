@@ -32,7 +32,6 @@ import {
 } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
-import { bumpContentGeneration } from "../learning/content-cache";
 
 /*
  * Authoring (issue 16, rules and versions in the contract's schemas/authoring.ts): staff see
@@ -269,7 +268,6 @@ export async function createQuestionnaire(
         status: "draft",
       })
       .returning({ id: questionnaires.id });
-    await bumpContentGeneration(tx);
     return (row as { id: number }).id;
   });
   return getQuestionnaire(clock, actor, id);
@@ -288,7 +286,6 @@ async function write<T>(
     const q = await loadQuestionnaire(tx, id);
     assertEdit(actor, q);
     const out = await fn(tx, q);
-    await bumpContentGeneration(tx);
     return out;
   });
   return { result, questionnaire: await getQuestionnaire(clock, actor, id) };
@@ -503,7 +500,6 @@ export async function saveTopic(db: Db, actor: Actor, id: number | null, body: T
         .returning({ id: topics.id });
       if (!row) throw new AppError(ErrorCode.notFound, "Topic not found");
     }
-    await bumpContentGeneration(tx);
     return { id: topicId };
   });
 }
@@ -554,7 +550,6 @@ export async function saveTraining(
       if ((live?.n ?? 0) > 0)
         throw new AppError(ErrorCode.conflict, "A training with questionnaires cannot be passive", 409);
     }
-    await bumpContentGeneration(tx);
     return { id: trainingId };
   });
 }

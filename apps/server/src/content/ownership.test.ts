@@ -6,7 +6,6 @@ import { writeFixture } from "../../test/content-fixture";
 import { createFacility, createTestApp, type TestContext } from "../../test/helpers";
 import type { Tx } from "../db/client";
 import { answers, questionnaires, questions, topics, trainings } from "../db/schema";
-import { bumpContentGeneration } from "../learning/content-cache";
 import { loadPackage } from "./package";
 import { importPackage } from "./service";
 import { saveQuestion } from "./versions";
@@ -86,7 +85,6 @@ describe("content ownership", () => {
         .returning();
       await saveQuestion(tx, own?.id ?? 0, "@h1", question("Wo steht unser Plan?", "facility"), new Date());
       await saveQuestion(tx, qn2.id, "@c1", question("Eine Frage der Zentrale?", "common"), new Date());
-      await bumpContentGeneration(tx);
     });
 
     const appRows = async () => ({

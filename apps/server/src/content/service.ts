@@ -3,7 +3,6 @@ import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
 import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
-import { bumpContentGeneration } from "../learning/content-cache";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
@@ -266,8 +265,6 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
     }
 
     const wiki = await importWiki(tx, pkg.wiki, pkg.version, now);
-    // Servers keep the quiz content in memory per generation: this import makes a new one.
-    await bumpContentGeneration(tx);
     counts.wikiRevisions = wiki.revisions;
 
     await tx

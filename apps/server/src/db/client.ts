@@ -10,6 +10,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import type { Config } from "../config";
 import { serverPath } from "../paths";
+import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./changes";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
@@ -27,6 +28,16 @@ export interface Database {
    * Held on a connection of its own, so the holder's work may use the pool meanwhile.
    */
   tryAdvisoryLock(key: number): Promise<(() => Promise<void>) | null>;
+  /** What any process committed, for the caches kept in memory (db/changes.ts). */
+  changes: ChangeFeed;
+}
+
+/** The change feed of an open database, by its query handle (transactions have none of their own). */
+const feeds = new WeakMap<object, ChangeFeed>();
+
+/** The change feed behind `db`, when it is the database's own handle (not a transaction's). */
+export function changeFeedOf(db: Db | Tx): ChangeFeed | undefined {
+  return feeds.get(db);
 }
 
 const migrationsFolder = serverPath("src/db/migrations");
@@ -214,31 +225,43 @@ export const MIGRATION_LOCK = 42009;
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const { feed: changes, onConnect } = await postgresChangeFeed(options.databaseUrl);
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, onConnect });
     // An idle client's error (server restart) must not crash the process.
     pool.on("error", () => {});
     const db = drizzlePg(pool, { schema, ...(options.countQueries && { logger: countingLogger }) });
     // Servers starting together (or a rolling deploy) migrate one after the other: the first
     // applies the migrations, the next finds nothing left to do.
-    const lock = await pool.connect();
     try {
-      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      const lock = await pool.connect();
       try {
-        await migratePg(db, { migrationsFolder });
-        await syncLoginKeys(db);
+        await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        try {
+          await migratePg(db, { migrationsFolder });
+          await syncLoginKeys(db);
+        } finally {
+          await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+        }
       } finally {
-        await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+        lock.release();
       }
-    } finally {
-      lock.release();
+    } catch (err) {
+      await changes.close();
+      await pool.end().catch(() => {});
+      throw err;
     }
+    feeds.set(db, changes);
     return {
       db,
       kind: "postgres",
+      changes,
       ping: async () => {
         await pool.query("select 1");
       },
-      close: () => pool.end(),
+      close: async () => {
+        await changes.close();
+        await pool.end();
+      },
       tryAdvisoryLock: async (key) => {
         const client = await pool.connect();
         try {
@@ -285,13 +308,17 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     // PGlite has one session, in which advisory locks are re-entrant: the holders in this
     // process are told apart here (no other process can open the same directory).
     const held = new Set<number>();
+    const changes = await pgliteChangeFeed(client);
+    feeds.set(db, changes);
     return {
       db,
       kind: "pglite",
+      changes,
       ping: async () => {
         await client.query("select 1");
       },
       close: async () => {
+        await changes.close();
         await client.close();
         unlock();
       },

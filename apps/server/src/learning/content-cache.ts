@@ -1,15 +1,19 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
-import { answers, appMeta, media, questionnaires, questions, topics } from "../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { ChangeCache, type ChangeFeed } from "../db/changes";
+import { changeFeedOf, type Db, type Tx } from "../db/client";
+import { answers, appMeta, media, questionnaires, questions, topics, trainings } from "../db/schema";
 
 /*
- * The learning content (topics, questionnaires, questions, answers) changes only when content
- * is imported or written in the app (authoring), yet the quiz read it again on every request.
- * It is kept here per content generation: a random value in app_meta that every import and
- * every authoring write sets anew inside its transaction.
- * Each request reads that one value (one indexed row) instead of the content; a server whose
- * generation is not the database's loads the content again, so an import by another process
- * (the CLI, another server) is seen by the very next request, never later.
+ * The learning content (topics, trainings, questionnaires, questions, answers) changes only when
+ * content is imported or written in the app (authoring), yet the quiz read it again on every
+ * request. It is kept in memory per content generation: a random value in app_meta that any
+ * statement writing the content sets anew in its transaction (a trigger, migration 0014), which
+ * also notifies every server at commit (db/changes.ts).
+ * While this process hears those notifications, the content comes from memory without a query;
+ * otherwise (a transaction's handle, the listening connection lost) each request reads the
+ * generation (one indexed row) and loads the content again when it is not the one in memory.
+ * This server's own writes are out of memory before they resolve (db/changes.ts); another
+ * process's import or authoring save arrives with its notification, a moment after its commit.
  */
 
 export const CONTENT_GENERATION = "content_generation";
@@ -30,9 +34,26 @@ export interface CachedQuestion {
   answers: { id: number; text: string; correct: boolean }[];
 }
 
+export interface CachedTraining {
+  id: number;
+  key: string;
+  topicId: number;
+  name: string;
+  icon: string;
+  description: string | null;
+  validityMonths: number;
+  points: number;
+  passive: boolean;
+  wikiLink: string | null;
+  legalBasis: string | null;
+}
+
 export interface ContentView {
   generation: string;
+  /** Live topics in their order. */
   topics: (typeof topics.$inferSelect)[];
+  /** Live trainings of live topics. */
+  trainings: CachedTraining[];
   /**
    * Live questionnaires, drafts too: facility questionnaires carry their facility, and a learner's
    * snapshot keeps only the published ones of the learner's facility (progress.ts).
@@ -68,16 +89,26 @@ export function liveVersion(view: ContentView, questionId: number): number | und
 const views = new Map<string, Promise<ContentView>>();
 const KEEP = 8;
 
-/** A new generation, written by whatever changes content, in the transaction that changes it. */
-export async function bumpContentGeneration(tx: Db | Tx): Promise<void> {
-  await tx
-    .insert(appMeta)
-    .values({ key: CONTENT_GENERATION, value: sql`gen_random_uuid()::text` })
-    .onConflictDoUpdate({ target: appMeta.key, set: { value: sql`gen_random_uuid()::text` } });
-}
-
 async function load(db: Db | Tx, generation: string): Promise<ContentView> {
   const topicRows = await db.select().from(topics).where(eq(topics.retired, false)).orderBy(topics.position);
+  const trainingRows = await db
+    .select({
+      id: trainings.id,
+      key: trainings.key,
+      topicId: trainings.topicId,
+      name: trainings.name,
+      icon: trainings.icon,
+      description: trainings.description,
+      validityMonths: trainings.validityMonths,
+      points: trainings.points,
+      passive: trainings.passive,
+      wikiLink: trainings.wikiLink,
+      legalBasis: trainings.legalBasis,
+    })
+    .from(trainings)
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .where(and(eq(trainings.retired, false), eq(topics.retired, false)))
+    .orderBy(trainings.id);
   const questionnaireRows = await db
     .select({
       id: questionnaires.id,
@@ -134,6 +165,7 @@ async function load(db: Db | Tx, generation: string): Promise<ContentView> {
   return {
     generation,
     topics: topicRows,
+    trainings: trainingRows,
     questionnaires: questionnaireRows,
     questions: questionMap,
     questionIds,
@@ -141,12 +173,29 @@ async function load(db: Db | Tx, generation: string): Promise<ContentView> {
   };
 }
 
+/** The content in memory per database (its change feed), emptied by every content change. */
+const live = new WeakMap<ChangeFeed, ChangeCache<"content", ContentView>>();
+
 /**
- * The content as the database holds it now: from memory when its generation is the database's,
- * else read (once per generation, also when many requests ask at once). Without a generation
- * (no content imported yet) it is read every time.
+ * The content as the database holds it now: from memory while this process hears every content
+ * change; else by its generation (below).
  */
 export async function contentView(db: Db | Tx): Promise<ContentView> {
+  const feed = changeFeedOf(db);
+  if (!feed) return contentByGeneration(db);
+  let cache = live.get(feed);
+  if (!cache) {
+    cache = new ChangeCache<"content", ContentView>(feed, "cc_content", () => undefined, 1);
+    live.set(feed, cache);
+  }
+  return (await cache.get("content", () => contentByGeneration(db))) as ContentView;
+}
+
+/**
+ * From memory when its generation is the database's, else read (once per generation, also when
+ * many requests ask at once). Without a generation (no content imported yet) it is read every time.
+ */
+async function contentByGeneration(db: Db | Tx): Promise<ContentView> {
   const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, CONTENT_GENERATION));
   const generation = row?.value;
   if (!generation) return load(db, "");

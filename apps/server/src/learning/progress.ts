@@ -6,11 +6,9 @@ import {
   type Training,
   type UserProgress,
 } from "@carecampus/contract";
-import { and, asc, eq, sql } from "drizzle-orm";
-import { isAssigned } from "../assignments/service";
+import { sql } from "drizzle-orm";
 import { type Db, runAll, type Tx } from "../db/client";
-import { certificates, questions, quizAttempts, topics, trainings, users } from "../db/schema";
-import { type CachedQuestionnaire, type ContentView, contentView } from "./content-cache";
+import { type CachedQuestionnaire, type CachedTraining, type ContentView, contentView } from "./content-cache";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
 export const RENEWAL_WINDOW_DAYS = 30;
@@ -34,18 +32,8 @@ export interface QuestionnaireState {
   count: number;
 }
 
-export interface TrainingState {
-  id: number;
-  key: string;
-  topicId: number;
-  name: string;
-  icon: string;
-  description: string | null;
-  validityMonths: number;
-  points: number;
-  passive: boolean;
-  wikiLink: string | null;
-  legalBasis: string | null;
+/** An assigned training with the user's state in it. */
+export interface TrainingState extends CachedTraining {
   /** Certificates already held: the quiz cycle of this training. */
   cycle: number;
   newest: CertRow | null;
@@ -71,39 +59,34 @@ interface SnapshotContent {
   /** The content in memory the snapshot was built from (questions and answers too). */
   view: ContentView;
   topicRows: ContentView["topics"];
-  trainingRows: Awaited<ReturnType<typeof assignedTrainingRows>>;
+  /** The trainings assigned to the user (ARCHITECTURE decision 6). */
+  trainingRows: CachedTraining[];
   /** The questionnaires this user learns: published, common or of the user's facility. */
   questionnaireRows: CachedQuestionnaire[];
+}
+
+/** One quiz attempt of the user at the questionnaire a snapshot was read for. */
+export interface AttemptRow {
+  questionId: number;
+  round: number;
+  correct: boolean;
+  cycle: number;
+}
+
+/** The user's correct answers, counted by question, per questionnaire and quiz cycle. */
+interface CorrectRow {
+  questionnaireId: number;
+  cycle: number;
+  count: number;
 }
 
 export interface Snapshot {
   topics: TopicState[];
   certificates: CertRow[];
   content: SnapshotContent;
-}
-
-/**
- * The trainings assigned to a user: those of the user's training matrix, or every training
- * while the user has none (ARCHITECTURE decision 6).
- */
-async function assignedTrainingRows(db: Db | Tx, userId: number) {
-  return db
-    .select({
-      id: trainings.id,
-      key: trainings.key,
-      topicId: trainings.topicId,
-      name: trainings.name,
-      icon: trainings.icon,
-      description: trainings.description,
-      validityMonths: trainings.validityMonths,
-      points: trainings.points,
-      passive: trainings.passive,
-      wikiLink: trainings.wikiLink,
-      legalBasis: trainings.legalBasis,
-    })
-    .from(trainings)
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(and(eq(trainings.retired, false), eq(topics.retired, false), isAssigned(userId, sql`"trainings"."id"`)));
+  correct: CorrectRow[];
+  /** The user's attempts at the questionnaire the snapshot was read for (loadSnapshot's `attemptsOf`). */
+  attempts: AttemptRow[];
 }
 
 /**
@@ -122,99 +105,150 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
   return [...list].sort((a, b) => (numeric ? Number(a.name) - Number(b.name) : a.position - b.position));
 }
 
-/** The user's correct answers per questionnaire and cycle, and their certificates: what a recorded answer changes. */
-function progressQueries(db: Db | Tx, userId: number) {
-  return [
-    () =>
-      db
-        .select({
-          questionnaireId: quizAttempts.questionnaireId,
-          cycle: quizAttempts.cycle,
-          // By question, not version: a right answer to an earlier version still counts, as long
-          // as the question is live (content/versions.ts).
-          count: sql<number>`count(distinct ${questions.key})::int`,
-        })
-        .from(quizAttempts)
-        .innerJoin(questions, eq(questions.id, quizAttempts.questionId))
-        .where(
-          and(
-            eq(quizAttempts.userId, userId),
-            eq(quizAttempts.correct, true),
-            sql`exists (select 1 from ${questions} live where live."questionnaire_id" = ${questions.questionnaireId} and live."key" = ${questions.key} and not live."retired")`,
-          ),
-        )
-        .groupBy(quizAttempts.questionnaireId, quizAttempts.cycle),
-    () =>
-      db
-        .select({
-          id: certificates.id,
-          trainingId: certificates.trainingId,
-          acquiredAt: certificates.acquiredAt,
-          expiresAt: certificates.expiresAt,
-          points: certificates.points,
-        })
-        .from(certificates)
-        .where(eq(certificates.userId, userId))
-        .orderBy(asc(certificates.acquiredAt), asc(certificates.id)),
-  ] as const;
+interface LearnerRows {
+  facilityId: number | null;
+  /** The trainings of the user's training matrix; null without a matrix (every training). */
+  matrix: number[] | null;
+  correct: CorrectRow[];
+  certificates: CertRow[];
+  attempts: AttemptRow[];
 }
 
-type Rows<T extends readonly (() => Promise<unknown>)[]> = { [K in keyof T]: Awaited<ReturnType<T[K]>> };
-type ProgressRows = Rows<ReturnType<typeof progressQueries>>;
+/**
+ * Everything of the user a learning screen needs, in one statement (one round trip, one
+ * snapshot): the facility, the training matrix, the correct answers per questionnaire and cycle,
+ * the certificates, and with `attemptsOf` the attempts at that questionnaire.
+ */
+async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number): Promise<LearnerRows> {
+  const attempts =
+    attemptsOf === undefined
+      ? sql`'[]'::json`
+      : sql`coalesce((select json_agg(json_build_array(a."question_id", a."round", a."correct", a."cycle"))
+          from "quiz_attempts" a where a."user_id" = ${userId} and a."questionnaire_id" = ${attemptsOf}), '[]'::json)`;
+  const result = await db.execute<{ state: RawState | string }>(sql`select json_build_object(
+    'facility', (select u."facility_id" from "users" u where u."id" = ${userId}),
+    'matrix', case when exists (select 1 from "training_matrices" m where m."user_id" = ${userId})
+      then coalesce((select json_agg(e."training_id") from "training_matrix_entries" e where e."user_id" = ${userId}), '[]'::json) end,
+    'correct', coalesce((select json_agg(json_build_array(c.qn, c.cycle, c.n)) from (
+      -- By question, not version: a right answer to an earlier version still counts, as long as
+      -- the question is live (content/versions.ts).
+      select a."questionnaire_id" as qn, a."cycle" as cycle, count(distinct q."key")::int as n
+      from "quiz_attempts" a join "questions" q on q."id" = a."question_id"
+      where a."user_id" = ${userId} and a."correct"
+        and exists (select 1 from "questions" live where live."questionnaire_id" = q."questionnaire_id" and live."key" = q."key" and not live."retired")
+      group by a."questionnaire_id", a."cycle") c), '[]'::json),
+    'certificates', coalesce((select json_agg(json_build_array(c."id", c."training_id",
+        floor(extract(epoch from c."acquired_at") * 1000), floor(extract(epoch from c."expires_at") * 1000), c."points")
+        order by c."acquired_at", c."id")
+      from "certificates" c where c."user_id" = ${userId}), '[]'::json),
+    'attempts', ${attempts}
+  ) as state`);
+  const raw = result.rows[0]?.state;
+  const state: RawState = typeof raw === "string" ? (JSON.parse(raw) as RawState) : (raw as RawState);
+  return {
+    facilityId: state.facility,
+    matrix: state.matrix,
+    correct: state.correct.map(([questionnaireId, cycle, count]) => ({ questionnaireId, cycle, count })),
+    certificates: state.certificates.map(([id, trainingId, acquired, expires, points]) => ({
+      id,
+      trainingId,
+      acquiredAt: new Date(acquired),
+      expiresAt: new Date(expires),
+      points,
+    })),
+    attempts: state.attempts.map(([questionId, round, correct, cycle]) => ({ questionId, round, correct, cycle })),
+  };
+}
+
+interface RawState {
+  facility: number | null;
+  matrix: number[] | null;
+  correct: [number, number, number][];
+  certificates: [number, number, number, number, number][];
+  attempts: [number, number, boolean, number][];
+}
 
 /**
- * Everything the learning screens show for one user, in four queries whatever the size: the
- * content generation (topics and questionnaires with their totals come from memory, see
- * content-cache.ts), assigned trainings, the user's correct answers per questionnaire and
- * cycle, and the user's certificates.
+ * Everything the learning screens show for one user, in one query whatever the size (the
+ * content comes from memory, content-cache.ts; the user's rows from learnerRows). `now` and the
+ * configured time zone `zone` decide which certificates are due for renewal.
  */
-/** `now` and the configured time zone `zone` decide which certificates are due for renewal. */
 export async function loadSnapshot(
   db: Db | Tx,
   userId: number,
   now: Date,
   zone: string,
-  /** The content this request read already (one generation per request). */
-  view?: ContentView,
+  options: {
+    /** The content this request read already (one generation per request). */
+    view?: ContentView;
+    /** Also read the user's attempts at this questionnaire (Snapshot.attempts). */
+    attemptsOf?: number;
+  } = {},
 ): Promise<Snapshot> {
-  const [content, trainingRows, userRows, correctRows, certRows] = await runAll(db, [
-    () => (view ? Promise.resolve(view) : contentView(db)),
-    () => assignedTrainingRows(db, userId),
-    () => db.select({ facilityId: users.facilityId }).from(users).where(eq(users.id, userId)),
-    ...progressQueries(db, userId),
+  const [content, rows] = await runAll(db, [
+    () => (options.view ? Promise.resolve(options.view) : contentView(db)),
+    () => learnerRows(db, userId, options.attemptsOf),
   ] as const);
-  const facilityId = userRows[0]?.facilityId ?? null;
+  const assigned = rows.matrix === null ? null : new Set(rows.matrix);
   return buildSnapshot(
     {
       userId,
       view: content,
       topicRows: content.topics,
-      trainingRows,
-      questionnaireRows: content.questionnaires.filter((q) => learnsQuestionnaire(q, facilityId)),
+      trainingRows: assigned ? content.trainings.filter((t) => assigned.has(t.id)) : content.trainings,
+      questionnaireRows: content.questionnaires.filter((q) => learnsQuestionnaire(q, rows.facilityId)),
     },
-    [correctRows, certRows],
+    rows,
     now,
     zone,
   );
 }
 
 /**
- * The same snapshot after the user's progress changed (an answer recorded, a certificate
- * issued): content and assignments are those already read, only the progress is read again.
+ * The same snapshot after the user's progress changed (a certificate issued): content and
+ * assignments are those already read, only the progress is read again.
  */
 export async function reloadProgress(db: Db | Tx, before: Snapshot, now: Date, zone: string): Promise<Snapshot> {
-  const rows = (await runAll(db, progressQueries(db, before.content.userId))) as unknown as ProgressRows;
-  return buildSnapshot(before.content, rows, now, zone);
+  const rows = await learnerRows(db, before.content.userId);
+  return buildSnapshot(before.content, { ...rows, attempts: before.attempts }, now, zone);
+}
+
+/**
+ * The same snapshot with one more recorded attempt (the answer just given), without reading
+ * again: a right answer to a question not yet right in its cycle counts one more, as the
+ * database would count it (learnerRows: by question, live questions only).
+ */
+export function withAttempt(
+  before: Snapshot,
+  questionnaireId: number,
+  attempt: AttemptRow,
+  alreadyRight: boolean,
+  now: Date,
+  zone: string,
+): Snapshot {
+  const counts = before.correct.map((r) => ({ ...r }));
+  if (attempt.correct && !alreadyRight) {
+    const row = counts.find((r) => r.questionnaireId === questionnaireId && r.cycle === attempt.cycle);
+    if (row) row.count += 1;
+    else counts.push({ questionnaireId, cycle: attempt.cycle, count: 1 });
+  }
+  return buildSnapshot(
+    before.content,
+    { correct: counts, certificates: before.certificates, attempts: [...before.attempts, attempt] },
+    now,
+    zone,
+  );
 }
 
 function buildSnapshot(
   content: SnapshotContent,
-  [correctRows, certRows]: ProgressRows,
+  rows: Pick<LearnerRows, "correct" | "certificates" | "attempts">,
   now: Date,
   zone: string,
 ): Snapshot {
   const { topicRows, trainingRows, questionnaireRows } = content;
-  const correct = new Map(correctRows.map((r) => [`${r.questionnaireId}:${r.cycle}`, r.count]));
+  const certRows = rows.certificates;
+  const correct = new Map(rows.correct.map((r) => [`${r.questionnaireId}:${r.cycle}`, r.count]));
   const certsByTraining = new Map<number, CertRow[]>();
   for (const c of certRows) {
     const list = certsByTraining.get(c.trainingId) ?? [];
@@ -265,6 +299,8 @@ function buildSnapshot(
       })),
     certificates: certRows,
     content,
+    correct: rows.correct,
+    attempts: rows.attempts,
   };
 }
 

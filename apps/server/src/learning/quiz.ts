@@ -11,12 +11,13 @@ import {
 } from "@carecampus/contract";
 import { and, eq, sql } from "drizzle-orm";
 import { issueCertificate } from "../certificates/service";
-import type { Db, Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { ownHelp } from "../help/service";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
 import {
+  type AttemptRow,
   loadSnapshot,
   type QuestionnaireState,
   reloadProgress,
@@ -25,6 +26,7 @@ import {
   type TrainingState,
   toQuestionnaires,
   toTopic,
+  withAttempt,
 } from "./progress";
 
 export interface QuizPath {
@@ -77,23 +79,15 @@ function practiceCycle(training: TrainingState): number {
   return -(training.cycle + 1);
 }
 
-async function roundState(
-  db: Db | Tx,
+function roundState(
   userId: number,
   cycle: number,
   questionnaireId: number,
   view: ContentView,
-): Promise<RoundState> {
-  const attempts = await db
-    .select({ questionId: quizAttempts.questionId, round: quizAttempts.round, correct: quizAttempts.correct })
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.userId, userId),
-        eq(quizAttempts.questionnaireId, questionnaireId),
-        eq(quizAttempts.cycle, cycle),
-      ),
-    );
+  /** The user's attempts at the questionnaire (any cycle). */
+  attemptRows: readonly AttemptRow[],
+): RoundState {
+  const attempts = attemptRows.filter((a) => a.cycle === cycle);
   const all = view.questionIds.get(questionnaireId) ?? [];
   // An attempt at an earlier version of a question stands for the question's live version
   // (content/versions.ts); attempts at questions no longer live drop out.
@@ -113,9 +107,8 @@ async function roundState(
     current = round + 1;
     pending = all.filter((id) => !correct.has(id));
   }
-  pending.sort((a, b) =>
-    order(userId, questionnaireId, cycle, current, a).localeCompare(order(userId, questionnaireId, cycle, current, b)),
-  );
+  const keys = new Map(pending.map((id) => [id, order(userId, questionnaireId, cycle, current, id)]));
+  pending.sort((a, b) => (keys.get(a) as string).localeCompare(keys.get(b) as string));
   return { round: current, pending, correct, all };
 }
 
@@ -139,7 +132,7 @@ export async function nextQuestion(
   allowAgain: boolean,
   practice = false,
 ): Promise<NextQuestion> {
-  const snapshot = await loadSnapshot(db, userId, now, zone);
+  const snapshot = await loadSnapshot(db, userId, now, zone, { attemptsOf: path.questionnaireId });
   const { view } = snapshot.content;
   const loc = locate(snapshot, path);
   const cycle = quizCycle(loc, allowAgain, practice);
@@ -147,7 +140,7 @@ export async function nextQuestion(
   if (!practice && (loc.training.done || loc.questionnaire.count >= total)) {
     return { question: null, count: loc.questionnaire.count, total };
   }
-  let state = await roundState(db, userId, cycle, loc.questionnaire.id, view);
+  let state = roundState(userId, cycle, loc.questionnaire.id, view, snapshot.attempts);
   if (practice && state.pending.length === 0) {
     // A practice run that was completed starts over: practice answers prove nothing.
     await db
@@ -159,23 +152,31 @@ export async function nextQuestion(
           eq(quizAttempts.cycle, cycle),
         ),
       );
-    state = await roundState(db, userId, cycle, loc.questionnaire.id, view);
+    state = roundState(
+      userId,
+      cycle,
+      loc.questionnaire.id,
+      view,
+      snapshot.attempts.filter((a) => a.cycle !== cycle),
+    );
   }
   const count = practice ? state.correct.size : loc.questionnaire.count;
   const questionId = state.pending[0];
   if (questionId === undefined) return { question: null, count, total };
   const q = view.questions.get(questionId);
-  const answerRows = (q?.answers ?? []).map((a) => ({ id: a.id, text: a.text }));
-  answerRows.sort((a, b) =>
-    order(userId, questionId, state.round, a.id).localeCompare(order(userId, questionId, state.round, b.id)),
-  );
+  const answerRows = (q?.answers ?? []).map((a) => ({
+    id: a.id,
+    text: a.text,
+    key: order(userId, questionId, state.round, a.id),
+  }));
+  answerRows.sort((a, b) => a.key.localeCompare(b.key));
   if (!q) return { question: null, count, total };
   return {
     question: {
       id: q.id,
       text: q.text,
       type: q.type === "multiple" ? "multiple" : "single",
-      answers: answerRows,
+      answers: answerRows.map(({ id, text }) => ({ id, text })),
       media: null,
       explanation: null,
       hint: null,
@@ -219,17 +220,22 @@ export async function submitAnswer(
     .sort((a, b) => a - b);
   const isCorrect = chosen.length === rightIds.length && chosen.every((id) => rightIds.includes(id));
 
+  // Whether the learner asked for help with this question: the answer does not change it.
+  const help = ownHelp(db, userId, question.id);
+  help.catch(() => {});
+
   let finished: Finished | null = null;
   let snapshot: Snapshot | null = null;
-  let recorded = false;
+  let recorded: { attempt: AttemptRow; alreadyRight: boolean } | null = null;
+  let certified = false;
   await db.transaction(async (tx) => {
     // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
     await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
-    snapshot = await loadSnapshot(tx, userId, now, zone, view);
+    snapshot = await loadSnapshot(tx, userId, now, zone, { view, attemptsOf: path.questionnaireId });
     const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);
     if (!practice && loc.training.done) return;
-    const state = await roundState(tx, userId, cycle, loc.questionnaire.id, snapshot.content.view);
+    const state = roundState(userId, cycle, loc.questionnaire.id, view, snapshot.attempts);
     // Only a question still pending in this round is recorded; anything else is a repeat.
     if (!state.pending.includes(question.id)) return;
     await tx
@@ -244,7 +250,10 @@ export async function submitAnswer(
         answerIds: chosen,
       })
       .onConflictDoNothing();
-    recorded = true;
+    recorded = {
+      attempt: { questionId: question.id, round: state.round, correct: isCorrect, cycle },
+      alreadyRight: state.correct.has(question.id),
+    };
     if (state.pending.length > 1) return;
     // That was the round's last question.
     const correctNow = new Set(state.correct);
@@ -276,6 +285,7 @@ export async function submitAnswer(
       .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, loc.training.id)));
     if (n !== loc.training.cycle) return;
     const certId = await issueCertificate(tx, userId, loc.training, now, zone);
+    certified = true;
     finished = {
       success: true,
       message: QuizFinishedKey.certificate,
@@ -287,21 +297,19 @@ export async function submitAnswer(
     };
   });
 
-  // The progress as it is now: read again only when this answer changed it (content and
-  // assignments are those the transaction read).
-  const before = snapshot as Snapshot | null;
-  const after = locate(
-    before && !recorded
-      ? before
-      : before
-        ? await reloadProgress(db, before, now, zone)
-        : await loadSnapshot(db, userId, now, zone),
-    path,
-  );
-  const help = await ownHelp(db, userId, question.id);
+  // The progress as it is now (content and assignments are those the transaction read): the
+  // answer just recorded is added in memory; only a new certificate makes it read again.
+  const before = snapshot as unknown as Snapshot;
+  const change = recorded as { attempt: AttemptRow; alreadyRight: boolean } | null;
+  const current = !change
+    ? before
+    : certified
+      ? await reloadProgress(db, before, now, zone)
+      : withAttempt(before, path.questionnaireId, change.attempt, change.alreadyRight, now, zone);
+  const after = locate(current, path);
+  // Practice (never certified) counts its own cycle's right answers, the one just given too.
   const practiceCount = practice
-    ? (await roundState(db, userId, practiceCycle(after.training), after.questionnaire.id, after.snapshot.content.view))
-        .correct.size
+    ? roundState(userId, practiceCycle(after.training), after.questionnaire.id, view, current.attempts).correct.size
     : undefined;
   return {
     answers_correct: rightIds,
@@ -313,7 +321,7 @@ export async function submitAnswer(
         ? { type: question.mediaKind, id: question.mediaId }
         : null,
     topic: toTopic(after.topic, now, zone),
-    help,
+    help: await help,
     finished,
     count: practiceCount ?? after.questionnaire.count,
     total: after.questionnaire.total,

@@ -159,6 +159,19 @@ describe.skipIf(!onPostgres)("two servers on one PostgreSQL database", () => {
     expect(after.status).toBe(401);
   });
 
+  it("follows a change any other process writes (a role, a deletion) on both servers at once", async () => {
+    const res = await loginOn(a, "employee", DEMO_PASSWORD);
+    const { token, user } = (await res.json()) as { token: string; user: { id: number } };
+    const auth = { authorization: `Bearer ${token}` };
+    for (const s of [a, b]) expect((await fetch(`${s.base}/api/progress/topics`, { headers: auth })).status).toBe(200);
+    // As SQL by hand or a tool would: straight into the database, neither server involved.
+    await db.query("update user_roles set role = 'supervisor' where user_id = $1", [user.id]);
+    for (const s of [a, b]) expect((await fetch(`${s.base}/api/progress/topics`, { headers: auth })).status).toBe(403);
+    await db.query("update users set token_version = token_version + 1 where id = $1", [user.id]);
+    for (const s of [a, b])
+      expect((await fetch(`${s.base}/api/auth/users/${user.id}`, { headers: auth })).status).toBe(401);
+  });
+
   it("runs the expiry job once across both: one notice for the demo certificate that expires soon", async () => {
     // Both servers ran every job once right after start, each under the job's lock.
     const until = Date.now() + 20_000;
