@@ -111,7 +111,12 @@ export function MyProgress({ userId }: { userId: number }) {
                     {topic.count}/{topic.total}
                   </Text>
                 </Group>
-                <Progress value={topic.total ? (topic.count / topic.total) * 100 : 0} color={topic.color} radius="xl" />
+                <Progress
+                  value={topic.total ? (topic.count / topic.total) * 100 : 0}
+                  color={topic.color}
+                  radius="xl"
+                  aria-label={`${topic.name}: ${topic.count}/${topic.total}`}
+                />
               </div>
             ))}
           </Stack>

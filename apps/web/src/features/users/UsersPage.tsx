@@ -52,7 +52,7 @@ function ProgressBars({ userId }: { userId: number }) {
           {count}/{total}
         </Text>
       </Group>
-      <Progress value={total ? (count / total) * 100 : 0} radius="xl" />
+      <Progress value={total ? (count / total) * 100 : 0} radius="xl" aria-label={`${label}: ${count}/${total}`} />
     </div>
   );
   return (
