@@ -30,10 +30,12 @@ test("logging in again after the lockout returns to the page the user was on", a
   await expectAccessible(page, "the lockout dialog (dark)");
   await dialog.getByRole("button", { name: "Erneut anmelden" }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // The dialog closes (its fade-out runs on the page's clock) before the form is used.
+  await expect(dialog).toBeHidden();
   // The login form is ready to type into: the user name has the focus.
   await expect(page.getByLabel("Benutzername")).toBeFocused();
   await page.keyboard.type(employee.login);
   await page.getByLabel("Passwort", { exact: true }).fill(employee.password);
-  await page.getByRole("button", { name: "Anmelden" }).click();
+  await page.getByRole("button", { name: "Anmelden", exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
 });
