@@ -103,6 +103,13 @@ for (const lang of ["de", "en"]) {
     await expectAccessible(page, "question form");
     await form.getByRole("button", { name: exactly(lang, "authoring.saveQuestion") }).click();
     await expect(page.getByTestId("question-item")).toHaveCount(1);
+    if (test.info().project.name === "phone") {
+      // On a phone the question's actions sit below its text, which keeps its words whole.
+      const item = page.getByTestId("question-item");
+      const said = await item.getByText(question, { exact: false }).boundingBox();
+      const up = await item.getByRole("button", { name: exactly(lang, "authoring.moveUp") }).boundingBox();
+      expect(up && said && up.y >= said.y + said.height - 1, "the actions below the question").toBe(true);
+    }
 
     // The preview is the quiz screen itself, with its pop-up, recording nothing.
     await page.getByRole("button", { name: exactly(lang, "authoring.preview.button") }).click();
@@ -116,7 +123,18 @@ for (const lang of ["de", "en"]) {
     await expect(preview.getByTestId("explanation")).toBeVisible();
     await expect(preview.getByText("Der Plan hängt am Empfang.")).toBeVisible();
     await expect(preview.getByTestId("explanation").locator('img[src*="/static/image/"]')).toBeVisible();
+    // The learner's explanation itself: the focus on the verdict, the marks in words, the image zoom.
+    await expect(preview.getByTestId("verdict")).toBeFocused();
+    await expect(preview.getByTestId("feedback-answer").filter({ hasText: "Am Empfang" })).toContainText(
+      text(lang, "quiz.mark.chosenRight"),
+    );
     await expectAccessible(page, "preview");
+    await preview.getByTestId("explanation-image").click();
+    const zoom = page.getByRole("dialog", { name: exactly(lang, "quiz.image.title") });
+    await expect(zoom.getByTestId("zoomed-image")).toBeVisible();
+    await zoom.getByRole("button", { name: exactly(lang, "common.close") }).click();
+    await expect(zoom).toBeHidden();
+    await expect(preview.getByTestId("explanation-image")).toBeFocused();
     await preview.getByRole("button", { name: exactly(lang, "quiz.finish") }).click();
     await preview.getByRole("button", { name: exactly(lang, "authoring.preview.close") }).click();
 

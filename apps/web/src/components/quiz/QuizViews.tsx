@@ -1,17 +1,23 @@
 import { type AnswerResult, api, type Question } from "@carecampus/contract";
-import { Alert, Box, Button, Checkbox, Group, Image, Paper, Radio, Stack, Text, Title } from "@mantine/core";
+import { Alert, Box, Button, Checkbox, Group, Paper, Radio, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl } from "../../api/client";
 import { settings } from "../../app/settings";
 import { SafeHtml } from "../SafeHtml";
+import { ExplanationImage } from "./ExplanationImage";
 import classes from "./quiz.module.css";
+import { htmlText, ReadAloud } from "./ReadAloud";
 
 /*
  * The quiz screen's views (spec §2 'Quiz screen'): the question, the pop-up and the
- * explanation. The learner's quiz and the editor's preview show the very same components.
+ * explanation. The learner's quiz and the editor's preview show the very same components; the
+ * learner's quiz adds its help button and the staff's replies through the slots.
  */
+
+/** Receives the element that takes the focus when it appears (the screen's new content). */
+export type FocusTarget = (el: HTMLElement | null) => void;
 
 /**
  * Above a question: whether one or several answers are right (unless the installation switched
@@ -31,7 +37,7 @@ export function QuestionHeader({ question }: { question: Pick<Question, "type" |
           {question.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
         </Text>
       )}
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
         {t("quiz.round", { round: question.round })}
       </Text>
     </Group>
@@ -45,41 +51,83 @@ export interface QuestionCardProps {
   onSubmit: () => void;
   canSend: boolean;
   sending: boolean;
+  focusTarget?: FocusTarget;
 }
 
-export function QuestionCard({ question, selected, onSelect, onSubmit, canSend, sending }: QuestionCardProps) {
+/** The screen's action: on phones a bar at the bottom of the viewport, in the thumb's reach. */
+function ActionBar({ children }: { children: ReactNode }) {
+  return (
+    <div className={classes.actionsSlot}>
+      <div className={classes.actions} data-testid="quiz-actions">
+        {children}
+      </div>
+    </div>
+  );
+}
+
+export function QuestionCard({
+  question,
+  selected,
+  onSelect,
+  onSubmit,
+  canSend,
+  sending,
+  focusTarget,
+}: QuestionCardProps) {
   const { t } = useTranslation();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
   };
+  const Choice = question.type === "single" ? Radio.Card : Checkbox.Card;
+  const Indicator = question.type === "single" ? Radio.Indicator : Checkbox.Indicator;
+  const cards = (
+    <Stack gap="sm">
+      {question.answers.map((a) => (
+        <Choice
+          key={a.id}
+          value={String(a.id)}
+          className={classes.answer}
+          data-checked={selected.includes(a.id) || undefined}
+        >
+          <Group wrap="nowrap" gap="sm" align="flex-start">
+            <Indicator className={classes.indicator} />
+            <Text className={classes.answerText}>{a.text}</Text>
+          </Group>
+        </Choice>
+      ))}
+    </Stack>
+  );
   return (
     <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
       <QuestionHeader question={question} />
-      <Title order={2} size="h3" mb="md" data-testid="question-text">
-        {question.text}
-      </Title>
+      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
+        <Title
+          order={2}
+          fz={{ base: "h4", sm: "h3" }}
+          data-testid="question-text"
+          tabIndex={-1}
+          ref={focusTarget}
+          className={classes.focusTitle}
+        >
+          {question.text}
+        </Title>
+        <ReadAloud
+          key={question.id}
+          testId="read-aloud-question"
+          parts={[
+            question.text,
+            ...question.answers.map((a, i) => `${t("quiz.readAloud.answer", { n: i + 1 })}: ${a.text}`),
+          ]}
+        />
+      </Group>
       {question.type === "single" ? (
         <Radio.Group
           value={selected[0] ? String(selected[0]) : null}
           onChange={(v) => onSelect([Number(v)])}
           aria-label={question.text}
         >
-          <Stack gap="sm">
-            {question.answers.map((a) => (
-              <Radio.Card
-                key={a.id}
-                value={String(a.id)}
-                className={classes.answer}
-                data-checked={selected.includes(a.id) || undefined}
-              >
-                <Group wrap="nowrap" gap="sm">
-                  <Radio.Indicator />
-                  <Text>{a.text}</Text>
-                </Group>
-              </Radio.Card>
-            ))}
-          </Stack>
+          {cards}
         </Radio.Group>
       ) : (
         <Checkbox.Group
@@ -87,28 +135,14 @@ export function QuestionCard({ question, selected, onSelect, onSubmit, canSend, 
           onChange={(v) => onSelect(v.map(Number))}
           aria-label={question.text}
         >
-          <Stack gap="sm">
-            {question.answers.map((a) => (
-              <Checkbox.Card
-                key={a.id}
-                value={String(a.id)}
-                className={classes.answer}
-                data-checked={selected.includes(a.id) || undefined}
-              >
-                <Group wrap="nowrap" gap="sm">
-                  <Checkbox.Indicator />
-                  <Text>{a.text}</Text>
-                </Group>
-              </Checkbox.Card>
-            ))}
-          </Stack>
+          {cards}
         </Checkbox.Group>
       )}
-      <Group justify="flex-end" mt="lg">
+      <ActionBar>
         <Button type="submit" size="md" disabled={!canSend} loading={sending}>
           {t("quiz.continue")}
         </Button>
-      </Group>
+      </ActionBar>
     </Paper>
   );
 }
@@ -117,6 +151,27 @@ export type ShownResult = Pick<
   AnswerResult,
   "answers_correct" | "is_correct" | "explanation" | "hint" | "media" | "finished"
 >;
+
+type Mark = "chosenRight" | "chosenWrong" | "missed" | "right";
+
+/**
+ * How an answer fared, in words (not colour alone): the learner's own choices, right or wrong,
+ * apart from the right answers they missed ('also right' where several are right).
+ */
+function markOf(id: number, right: Set<number>, chosen: number[], multiple: boolean): Mark | null {
+  const mine = chosen.includes(id);
+  if (mine) return right.has(id) ? "chosenRight" : "chosenWrong";
+  if (right.has(id)) return multiple ? "missed" : "right";
+  return null;
+}
+
+function MarkIcon({ mark }: { mark: Mark | null }) {
+  return (
+    <span className={classes.status} data-testid="answer-status" data-mark={mark ?? undefined} aria-hidden>
+      {mark === "chosenWrong" ? <IconX size={20} /> : mark ? <IconCheck size={20} /> : null}
+    </span>
+  );
+}
 
 export interface ExplanationCardProps {
   asked: Question;
@@ -127,6 +182,7 @@ export interface ExplanationCardProps {
   /** Below the explanation: staff replies to the learner's help requests. */
   children?: ReactNode;
   onGoOn: () => void;
+  focusTarget?: FocusTarget;
   /** The media's address (the learner's session token; the editor's preview alike). */
   mediaUrl?: (media: NonNullable<ShownResult["media"]>) => string;
 }
@@ -143,48 +199,71 @@ export function ExplanationCard({
   action,
   children,
   onGoOn,
+  focusTarget,
   mediaUrl = defaultMediaUrl,
 }: ExplanationCardProps) {
   const { t } = useTranslation();
   const right = new Set(result.answers_correct);
+  const multiple = asked.type === "multiple";
+  const verdict = result.is_correct ? t("quiz.right") : t("quiz.wrong");
+  const rows = asked.answers.map((a) => ({ ...a, mark: markOf(a.id, right, selected, multiple) }));
   return (
     <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
-      <Group justify="space-between" wrap="nowrap" mb="sm">
-        <Group gap="xs">
-          {result.is_correct ? (
-            <IconCheck color="var(--mantine-color-teal-6)" />
-          ) : (
-            <IconX color="var(--mantine-color-orange-6)" />
-          )}
-          <Title order={2} size="h3" c={result.is_correct ? "teal" : "orange"}>
-            {result.is_correct ? t("quiz.right") : t("quiz.wrong")}
+      <Group justify="space-between" mb="sm" align="flex-start" gap="xs">
+        <Group gap="xs" wrap="nowrap">
+          <span className={classes.verdictIcon} data-right={result.is_correct || undefined} aria-hidden>
+            {result.is_correct ? <IconCheck size={26} /> : <IconX size={26} />}
+          </span>
+          <Title
+            order={2}
+            size="h3"
+            className={classes.verdict}
+            data-right={result.is_correct || undefined}
+            tabIndex={-1}
+            ref={focusTarget}
+            data-testid="verdict"
+          >
+            {verdict}
           </Title>
         </Group>
-        {action}
+        <Group gap="xs" wrap="nowrap">
+          <ReadAloud
+            testId="read-aloud-feedback"
+            parts={[
+              verdict,
+              asked.text,
+              ...rows.map((r) => (r.mark ? `${r.text} – ${t(`quiz.mark.${r.mark}`)}` : r.text)),
+            ]}
+          />
+          {action}
+        </Group>
       </Group>
       <Text fw={600} mb="sm">
         {asked.text}
       </Text>
       <Stack gap="xs" mb="md">
-        {asked.answers.map((a) => (
+        {rows.map((a) => (
           <Box
             key={a.id}
-            className={classes.answer}
-            data-right={right.has(a.id) || undefined}
-            data-wrong={(!right.has(a.id) && selected.includes(a.id)) || undefined}
+            className={classes.feedbackAnswer}
+            data-mark={a.mark ?? undefined}
+            data-testid="feedback-answer"
           >
-            <Group gap="xs" wrap="nowrap">
-              {right.has(a.id) ? (
-                <IconCheck size={18} color="var(--mantine-color-teal-7)" aria-label={t("quiz.rightAnswer")} />
-              ) : (
-                <IconX size={18} opacity={0.4} />
-              )}
-              <Text>{a.text}</Text>
+            <Group gap="sm" wrap="nowrap" align="flex-start">
+              <MarkIcon mark={a.mark} />
+              <div className={classes.answerText}>
+                <Text>{a.text}</Text>
+                {a.mark && (
+                  <Text size="sm" fw={700} className={classes.markText}>
+                    {t(`quiz.mark.${a.mark}`)}
+                  </Text>
+                )}
+              </div>
             </Group>
           </Box>
         ))}
       </Stack>
-      {result.media?.type === "image" && <Image src={mediaUrl(result.media)} maw={560} radius="md" mb="md" alt="" />}
+      {result.media?.type === "image" && <ExplanationImage src={mediaUrl(result.media)} />}
       {result.media?.type === "video" && (
         // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
         <video
@@ -200,24 +279,49 @@ export function ExplanationCard({
           {result.hint}
         </Alert>
       )}
-      <Title order={3} size="h5" mb={4}>
-        {t("quiz.explanation")}
-      </Title>
+      <Group justify="space-between" wrap="nowrap" mb={4}>
+        <Title order={3} size="h5">
+          {t("quiz.explanation")}
+        </Title>
+        <ReadAloud
+          testId="read-aloud-explanation"
+          parts={[
+            result.hint ? `${t("quiz.hint")}: ${result.hint}` : "",
+            t("quiz.explanation"),
+            htmlText(result.explanation),
+          ]}
+        />
+      </Group>
       <SafeHtml html={result.explanation} />
       {children}
-      <Group justify="flex-end" mt="lg">
-        <Button size="md" onClick={onGoOn} data-autofocus>
+      <ActionBar>
+        <Button size="md" onClick={onGoOn}>
           {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
         </Button>
-      </Group>
+      </ActionBar>
     </Paper>
   );
 }
 
-export function FeedbackPopup({ src, right }: { src: string | undefined; right: boolean }) {
+export function FeedbackPopup({
+  src,
+  right,
+  focusTarget,
+}: {
+  src: string | undefined;
+  right: boolean;
+  focusTarget?: FocusTarget;
+}) {
   const { t } = useTranslation();
   return (
-    <div className={classes.popup} role="status" aria-live="assertive" data-testid="feedback-popup">
+    <div
+      className={classes.popup}
+      role="status"
+      aria-live="assertive"
+      tabIndex={-1}
+      ref={focusTarget}
+      data-testid="feedback-popup"
+    >
       {src ? (
         <img src={src} alt={right ? t("quiz.right") : t("quiz.wrong")} />
       ) : (

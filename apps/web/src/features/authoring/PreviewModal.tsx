@@ -1,10 +1,16 @@
 import { type AuthoringQuestionnaire, type Question, QuizFinishedKey } from "@carecampus/contract";
 import { Button, Modal, Paper, Progress, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
-import { useMemo, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { pickFeedback } from "../../components/quiz/feedback";
-import { ExplanationCard, FeedbackPopup, QuestionCard, type ShownResult } from "../../components/quiz/QuizViews";
+import {
+  ExplanationCard,
+  FeedbackPopup,
+  type FocusTarget,
+  QuestionCard,
+  type ShownResult,
+} from "../../components/quiz/QuizViews";
 import { useQuiz } from "../../components/quiz/useQuiz";
 
 /**
@@ -64,6 +70,8 @@ export function PreviewModal({
     loadNext: () => setIndex((i) => i + 1),
   });
   const question = shown[index];
+  // As in the learner's quiz, the focus moves to what appears: the question, the pop-up, the verdict.
+  const focusTarget = useCallback<FocusTarget>((el) => el?.focus({ preventScroll: true }), []);
   let body: React.ReactNode = null;
   if (quiz.phase === "intro") {
     body = (
@@ -83,16 +91,27 @@ export function PreviewModal({
   } else if ((quiz.phase === "question" || quiz.phase === "sending" || quiz.phase === "feedback") && question) {
     body = (
       <QuestionCard
+        key={question.id}
         question={question}
         selected={quiz.selected}
         onSelect={quiz.select}
         onSubmit={() => void quiz.send(question)}
         canSend={quiz.canSend}
         sending={quiz.phase === "sending"}
+        focusTarget={focusTarget}
       />
     );
   } else if (quiz.phase === "explanation" && quiz.result && quiz.asked) {
-    body = <ExplanationCard asked={quiz.asked} result={quiz.result} selected={quiz.selected} onGoOn={quiz.goOn} />;
+    body = (
+      <ExplanationCard
+        key={quiz.asked.id}
+        asked={quiz.asked}
+        result={quiz.result}
+        selected={quiz.selected}
+        onGoOn={quiz.goOn}
+        focusTarget={focusTarget}
+      />
+    );
   } else {
     body = (
       <Paper withBorder p="xl" ta="center" data-testid="preview-end">
@@ -146,7 +165,7 @@ export function PreviewModal({
           {body}
         </div>
       </Stack>
-      {quiz.popup && <FeedbackPopup src={quiz.popup.src} right={quiz.popup.right} />}
+      {quiz.popup && <FeedbackPopup src={quiz.popup.src} right={quiz.popup.right} focusTarget={focusTarget} />}
     </Modal>
   );
 }

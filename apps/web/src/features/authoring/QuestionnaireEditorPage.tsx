@@ -155,9 +155,10 @@ export default function QuestionnaireEditorPage() {
             />
           ) : (
             <Paper key={q.id} withBorder p="sm" data-testid="question-item">
-              <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <div style={{ minWidth: 0 }}>
-                  <Text fw={600} style={{ overflowWrap: "anywhere" }}>
+              {/* The actions move below the text where both do not fit (phones): words stay whole. */}
+              <Group justify="space-between" align="flex-start" gap="xs">
+                <div style={{ minWidth: 0, flex: "1 1 15rem" }}>
+                  <Text fw={600} style={{ overflowWrap: "break-word" }}>
                     {i + 1}. {q.text}
                   </Text>
                   <Text size="sm" c="dimmed">

@@ -1,42 +1,38 @@
-import { type AnswerResult, api, type Question, type Questionnaire } from "@carecampus/contract";
+import { api, type Questionnaire } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
   Badge,
-  Box,
   Button,
   Checkbox,
   Group,
   Modal,
   Paper,
   Progress,
-  Radio,
   Skeleton,
   Stack,
   Text,
   Title,
   Tooltip,
 } from "@mantine/core";
-import { IconCheck, IconHelpCircle, IconLock, IconX } from "@tabler/icons-react";
+import { IconCheck, IconHelpCircle, IconLock } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
-import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { authedHref, authedUrl, call, freshLink, showSuccess } from "../../api/client";
+import { authedHref, call, freshLink, showSuccess } from "../../api/client";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "../../components/quiz/feedback";
-import { QuestionHeader } from "../../components/quiz/QuizViews";
+import { ExplanationCard, FeedbackPopup, type FocusTarget, QuestionCard } from "../../components/quiz/QuizViews";
 import classes from "../../components/quiz/quiz.module.css";
+import { canReadAloud } from "../../components/quiz/ReadAloud";
 import { useQuiz } from "../../components/quiz/useQuiz";
-import { SafeHtml } from "../../components/SafeHtml";
 import { invalidateLearning } from "../../queries/learning";
-import { ExplanationImage } from "./ExplanationImage";
 import { questionnaireLabel } from "./labels";
 import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
-import { canReadAloud, htmlText, ReadAloud } from "./ReadAloud";
 
 /** Sends a help request after a confirmation; once one is open it says so instead (one per question). */
 function HelpButton({ questionId, asked }: { questionId: number; asked: boolean }) {
@@ -91,181 +87,6 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
         </Group>
       </Modal>
     </>
-  );
-}
-
-type FocusTarget = (el: HTMLElement | null) => void;
-
-function FeedbackPopup({
-  src,
-  right,
-  focusTarget,
-}: {
-  src: string | undefined;
-  right: boolean;
-  focusTarget: FocusTarget;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div
-      className={classes.popup}
-      role="status"
-      aria-live="assertive"
-      tabIndex={-1}
-      ref={focusTarget}
-      data-testid="feedback-popup"
-    >
-      {src ? (
-        <img src={src} alt={right ? t("quiz.right") : t("quiz.wrong")} />
-      ) : (
-        <Title c="white">{right ? t("quiz.right") : t("quiz.wrong")}</Title>
-      )}
-    </div>
-  );
-}
-
-/** The screen's action: on phones a bar at the bottom of the viewport, in the thumb's reach. */
-function ActionBar({ children }: { children: ReactNode }) {
-  return (
-    <div className={classes.actionsSlot}>
-      <div className={classes.actions} data-testid="quiz-actions">
-        {children}
-      </div>
-    </div>
-  );
-}
-
-type Mark = "chosenRight" | "chosenWrong" | "missed" | "right";
-
-/**
- * How an answer fared, in words (not colour alone): the learner's own choices, right or wrong,
- * apart from the right answers they missed ('also right' where several are right).
- */
-function markOf(id: number, right: Set<number>, chosen: number[], multiple: boolean): Mark | null {
-  const mine = chosen.includes(id);
-  if (mine) return right.has(id) ? "chosenRight" : "chosenWrong";
-  if (right.has(id)) return multiple ? "missed" : "right";
-  return null;
-}
-
-function MarkIcon({ mark }: { mark: Mark | null }) {
-  return (
-    <span className={classes.status} data-testid="answer-status" data-mark={mark ?? undefined} aria-hidden>
-      {mark === "chosenWrong" ? <IconX size={20} /> : mark ? <IconCheck size={20} /> : null}
-    </span>
-  );
-}
-
-function Explanation({
-  asked,
-  result,
-  chosen,
-  focusTarget,
-  onGoOn,
-}: {
-  asked: Question;
-  result: AnswerResult;
-  chosen: number[];
-  focusTarget: FocusTarget;
-  onGoOn: () => void;
-}) {
-  const { t } = useTranslation();
-  const right = new Set(result.answers_correct);
-  const multiple = asked.type === "multiple";
-  const verdict = result.is_correct ? t("quiz.right") : t("quiz.wrong");
-  const rows = asked.answers.map((a) => ({ ...a, mark: markOf(a.id, right, chosen, multiple) }));
-  const explanation = htmlText(result.explanation);
-  return (
-    <Paper withBorder p={{ base: "md", sm: "lg" }} data-testid="explanation">
-      <Group justify="space-between" mb="sm" align="flex-start" gap="xs">
-        <Group gap="xs" wrap="nowrap">
-          <span className={classes.verdictIcon} data-right={result.is_correct || undefined} aria-hidden>
-            {result.is_correct ? <IconCheck size={26} /> : <IconX size={26} />}
-          </span>
-          <Title
-            order={2}
-            size="h3"
-            className={classes.verdict}
-            data-right={result.is_correct || undefined}
-            tabIndex={-1}
-            ref={focusTarget}
-            data-testid="verdict"
-          >
-            {verdict}
-          </Title>
-        </Group>
-        <Group gap="xs" wrap="nowrap">
-          <ReadAloud
-            testId="read-aloud-feedback"
-            parts={[
-              verdict,
-              asked.text,
-              ...rows.map((r) => (r.mark ? `${r.text} – ${t(`quiz.mark.${r.mark}`)}` : r.text)),
-            ]}
-          />
-          <HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />
-        </Group>
-      </Group>
-      <Text fw={600} mb="sm">
-        {asked.text}
-      </Text>
-      <Stack gap="xs" mb="md">
-        {rows.map((a) => (
-          <Box
-            key={a.id}
-            className={classes.feedbackAnswer}
-            data-mark={a.mark ?? undefined}
-            data-testid="feedback-answer"
-          >
-            <Group gap="sm" wrap="nowrap" align="flex-start">
-              <MarkIcon mark={a.mark} />
-              <div className={classes.answerText}>
-                <Text>{a.text}</Text>
-                {a.mark && (
-                  <Text size="sm" fw={700} className={classes.markText}>
-                    {t(`quiz.mark.${a.mark}`)}
-                  </Text>
-                )}
-              </div>
-            </Group>
-          </Box>
-        ))}
-      </Stack>
-      {result.media?.type === "image" && (
-        <ExplanationImage src={authedUrl(api.staticImage, { params: { id: result.media.id } })} />
-      )}
-      {result.media?.type === "video" && (
-        // biome-ignore lint/a11y/useMediaCaption: the training videos carry no speech
-        <video
-          src={authedUrl(api.staticVideo, { params: { id: result.media.id } })}
-          controls
-          playsInline
-          preload="metadata"
-          style={{ maxWidth: "100%", borderRadius: 8 }}
-        />
-      )}
-      {result.hint && (
-        <Alert color="blue" variant="light" title={t("quiz.hint")} mb="md" mt="sm">
-          {result.hint}
-        </Alert>
-      )}
-      <Group justify="space-between" wrap="nowrap" mb={4}>
-        <Title order={3} size="h5">
-          {t("quiz.explanation")}
-        </Title>
-        <ReadAloud
-          testId="read-aloud-explanation"
-          parts={[result.hint ? `${t("quiz.hint")}: ${result.hint}` : "", t("quiz.explanation"), explanation]}
-        />
-      </Group>
-      <SafeHtml html={result.explanation} />
-      <OwnHelpNote help={result.help} />
-      <ActionBar>
-        <Button size="md" onClick={onGoOn}>
-          {result.finished ? t("quiz.finish") : t("quiz.nextQuestion")}
-        </Button>
-      </ActionBar>
-    </Paper>
   );
 }
 
@@ -347,11 +168,6 @@ function Quiz() {
 
   if (training.isError || (training.data && !current)) return <NotFoundPage />;
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (question) void quiz.send(question);
-  };
-
   const title = training.data ? training.data.training.name : "";
   const count = result?.count ?? next.data?.count ?? 0;
   const total = result?.total ?? next.data?.total ?? 0;
@@ -424,83 +240,31 @@ function Quiz() {
         </Alert>
       );
     } else {
-      const Choice = question.type === "single" ? Radio.Card : Checkbox.Card;
-      const Indicator = question.type === "single" ? Radio.Indicator : Checkbox.Indicator;
-      const cards = (
-        <Stack gap="sm">
-          {question.answers.map((a) => (
-            <Choice
-              key={a.id}
-              value={String(a.id)}
-              className={classes.answer}
-              data-checked={selected.includes(a.id) || undefined}
-            >
-              <Group wrap="nowrap" gap="sm" align="flex-start">
-                <Indicator className={classes.indicator} />
-                <Text className={classes.answerText}>{a.text}</Text>
-              </Group>
-            </Choice>
-          ))}
-        </Stack>
-      );
       body = (
-        <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
-          <QuestionHeader question={question} />
-          <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
-            <Title
-              order={2}
-              fz={{ base: "h4", sm: "h3" }}
-              data-testid="question-text"
-              tabIndex={-1}
-              ref={focusTarget}
-              className={classes.focusTitle}
-            >
-              {question.text}
-            </Title>
-            <ReadAloud
-              key={question.id}
-              testId="read-aloud-question"
-              parts={[
-                question.text,
-                ...question.answers.map((a, i) => `${t("quiz.readAloud.answer", { n: i + 1 })}: ${a.text}`),
-              ]}
-            />
-          </Group>
-          {question.type === "single" ? (
-            <Radio.Group
-              value={selected[0] ? String(selected[0]) : null}
-              onChange={(v) => quiz.select([Number(v)])}
-              aria-label={question.text}
-            >
-              {cards}
-            </Radio.Group>
-          ) : (
-            <Checkbox.Group
-              value={selected.map(String)}
-              onChange={(v) => quiz.select(v.map(Number))}
-              aria-label={question.text}
-            >
-              {cards}
-            </Checkbox.Group>
-          )}
-          <ActionBar>
-            <Button type="submit" size="md" disabled={!quiz.canSend || !question} loading={phase === "sending"}>
-              {t("quiz.continue")}
-            </Button>
-          </ActionBar>
-        </Paper>
+        <QuestionCard
+          question={question}
+          selected={selected}
+          onSelect={quiz.select}
+          onSubmit={() => void quiz.send(question)}
+          canSend={quiz.canSend}
+          sending={phase === "sending"}
+          focusTarget={focusTarget}
+        />
       );
     }
   } else if (phase === "explanation" && result && asked) {
     body = (
-      <Explanation
+      <ExplanationCard
         key={asked.id}
         asked={asked}
         result={result}
-        chosen={selected}
+        selected={selected}
         focusTarget={focusTarget}
         onGoOn={quiz.goOn}
-      />
+        action={<HelpButton key={asked.id} questionId={asked.id} asked={result.help.open} />}
+      >
+        <OwnHelpNote help={result.help} />
+      </ExplanationCard>
     );
   } else if (phase === "result" && result?.finished) {
     const f = result.finished;

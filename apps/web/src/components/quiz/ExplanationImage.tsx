@@ -1,7 +1,7 @@
 import { Image, Modal, UnstyledButton } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import classes from "../../components/quiz/quiz.module.css";
+import classes from "./quiz.module.css";
 
 /**
  * The explanation's image; a tap opens it full screen, where the page may be pinch-zoomed
