@@ -258,32 +258,40 @@ console.log("ready");`;
 }
 
 async function closedLoop(learners: Learner[], barePort: number): Promise<void> {
-  // One learner posting the same answer again and again: the whole write path (a repeat records
-  // nothing new). The first learner whose questionnaire still has a question to ask.
-  let found: { learner: Learner; path: string; question: { id: number; answers: { id: number }[] } } | null = null;
+  // Ten learners, one per connection, each posting the same answer again and again: the whole
+  // write path (a repeat records nothing new), ten at once as many learners are. One learner alone
+  // would measure the wait for that learner's own lock (their answers are recorded one at a time).
+  const CONNECTIONS = 10;
+  const found: { learner: Learner; path: string; question: { id: number; answers: { id: number }[] } }[] = [];
   for (const learner of learners) {
+    if (found.length === CONNECTIONS) break;
     const path = learner.paths[learner.at % learner.paths.length] as string;
     const next = (await (
       await fetch(`${path}/questions`, { headers: { authorization: `Bearer ${learner.token}` } })
     ).json()) as { question: { id: number; answers: { id: number }[] } | null };
-    if (next.question) {
-      found = { learner, path, question: next.question };
-      break;
-    }
+    if (next.question) found.push({ learner, path, question: next.question });
   }
-  if (!found) {
-    console.log("closed loop: no learner has a question left to answer");
+  if (found.length < CONNECTIONS) {
+    console.log("closed loop: fewer than ten learners have a question left to answer");
     return;
   }
-  const { learner, path, question } = found;
-  const body = JSON.stringify([question.answers[0]?.id]);
-  const answer = await autocannon({
-    url: `${path}/questions/${question.id}/answers`,
-    method: "POST",
+  const requestOf = ({ learner, path, question }: (typeof found)[number]) => ({
+    method: "POST" as const,
+    path: new URL(`${path}/questions/${question.id}/answers`).pathname,
     headers: { authorization: `Bearer ${learner.token}`, "content-type": "application/json" },
-    body,
-    connections: 10,
+    body: JSON.stringify([question.answers[0]?.id]),
+  });
+  let connection = 0;
+  const first = found[0] as (typeof found)[number];
+  const body = requestOf(first).body;
+  const answer = await autocannon({
+    url: new URL(first.path).origin,
+    ...requestOf(first),
+    connections: CONNECTIONS,
     duration: 10,
+    // Each connection its own learner, for the whole run (setRequests: every request, not the next one).
+    setupClient: (client) =>
+      client.setRequests([requestOf(found[connection++ % CONNECTIONS] as (typeof found)[number])]),
   });
   const bare = await bareFastify(barePort);
   try {
@@ -292,11 +300,11 @@ async function closedLoop(learners: Learner[], barePort: number): Promise<void> 
       method: "POST",
       headers: { "content-type": "application/json" },
       body,
-      connections: 10,
+      connections: CONNECTIONS,
       duration: 10,
     });
     console.log(
-      `closed loop, 10 connections, 10 s: answer POST ${answer.requests.average.toFixed(0)} req/s (p99 ${answer.latency.p99} ms, ${answer.errors + answer.non2xx} errors), bare Fastify route ${ceiling.requests.average.toFixed(0)} req/s: ${((100 * answer.requests.average) / ceiling.requests.average).toFixed(1)} %`,
+      `closed loop, ${CONNECTIONS} learners on ${CONNECTIONS} connections, 10 s: answer POST ${answer.requests.average.toFixed(0)} req/s (p99 ${answer.latency.p99} ms, ${answer.errors + answer.non2xx} errors), bare Fastify route ${ceiling.requests.average.toFixed(0)} req/s: ${((100 * answer.requests.average) / ceiling.requests.average).toFixed(1)} %`,
     );
   } finally {
     bare.kill("SIGTERM");

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
 import {
+  callApi,
+  createCommonTraining,
   createTeam,
-  createUser,
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
@@ -26,41 +27,9 @@ const PNG = Buffer.from(
   "base64",
 );
 
-async function api(page: Page, who: TestUser, method: "GET" | "POST" | "PUT", url: string, data?: unknown) {
-  const { token } = await loginWith(page.request, who);
-  const res = await page.request.fetch(`/api${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}` },
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
-
-/**
- * A common topic and training of its own without questionnaires (a Super-Admin's): the
- * facility's questionnaire is then its first and opens at once (questionnaires are learnt in
- * order), and the demo topics other tests count and click stay as they are.
- */
-async function commonTraining(page: Page): Promise<{ topic: number; training: number; name: string }> {
-  const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
-  const topic = await api(page, cm, "POST", "/authoring/topics", {
-    name: `Hausinterne Verfahren ${unique()}`,
-    icon: "brandschutz",
-    color: "#b91c1c",
-  });
-  const name = `Alarmplan-Schulung ${unique()}`;
-  const training = await api(page, cm, "POST", "/authoring/trainings", {
-    topic_id: topic.id,
-    name,
-    icon: "brandschutz",
-    validity_months: 12,
-    passive: false,
-    points: 0,
-    wiki_link: null,
-  });
-  return { topic: topic.id, training: training.id, name };
-}
+/** The API as `who`, through this test's page (tokens reused per user: helpers.callApi). */
+const api = (page: Page, who: TestUser, method: "GET" | "POST" | "PUT", url: string, data?: unknown) =>
+  callApi(page.request, who, method, url, data);
 
 for (const lang of ["de", "en"]) {
   test(`${lang}: an administrator writes a questionnaire with an image, previews and publishes it; only the facility learns it${onPhone(lang)}`, async ({
@@ -69,7 +38,7 @@ for (const lang of ["de", "en"]) {
     const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
     const other = await createTeam(page.request, ["employee"]);
     for (const who of [administrator, employee, other.employee]) await setLanguage(page.request, who, lang);
-    const ids = await commonTraining(page);
+    const ids = await createCommonTraining(page.request);
     const TRAINING = ids.name;
     const name = `Alarmplan ${unique()}`;
     const question = "Wo hängt unser Alarmplan?";
@@ -202,23 +171,12 @@ for (const lang of ["de", "en"]) {
     page,
   }) => {
     const { employee } = await createTeam(page.request, ["employee"]);
-    const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
-    await setLanguage(page.request, cm, lang);
     // A common topic, training and questionnaire of its own, so other tests' content stays as it is.
-    const topic = await api(page, cm, "POST", "/authoring/topics", {
-      name: `Thema ${unique()}`,
-      icon: "brandschutz",
-      color: "#b91c1c",
-    });
-    const training = await api(page, cm, "POST", "/authoring/trainings", {
-      topic_id: topic.id,
-      name: `Schulung ${unique()}`,
-      icon: "brandschutz",
-      validity_months: 12,
-      passive: false,
-      points: 0,
-      wiki_link: null,
-    });
+    const common = await createCommonTraining(page.request);
+    const cm = common.contentManager;
+    await setLanguage(page.request, cm, lang);
+    const topic = { id: common.topic };
+    const training = { id: common.training };
     const qn = await api(page, cm, "POST", "/authoring/questionnaires", {
       training_id: training.id,
       name: "Fluchtwege",
@@ -309,8 +267,8 @@ for (const lang of ["de", "en"]) {
 }
 
 test("a Super-Admin writes a training's legal basis in the training dialog", async ({ page }) => {
-  const ids = await commonTraining(page);
-  const cm = await createUser(page.request, { roles: ["contentmanager"], facility: null });
+  const ids = await createCommonTraining(page.request);
+  const cm = ids.contentManager;
   await openAs(page, cm, "/authoring");
   const row = page.getByTestId("authoring-training").filter({ hasText: ids.name });
   await row.getByRole("button", { name: exactly("de", "authoring.editTraining") }).click();

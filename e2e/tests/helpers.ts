@@ -103,20 +103,43 @@ export interface TestUser {
   roles: Role[];
 }
 
-/** The demo Super-Admin acts for the factories (read-only use of the demo data). */
-const superchrisTokens = new Map<string, { token: string; at: number }>();
 /** Tokens live 40 s on one of the test servers: a cached one is used for 15 s at most. */
 const TOKEN_REUSE_MS = 15_000;
+const tokens = new Map<string, { token: string; at: number }>();
 
-async function superchris(request: APIRequestContext): Promise<Record<string, string>> {
-  const server = test.info().project.use.baseURL ?? "";
-  let cached = superchrisTokens.get(server);
+/** A token of `who` on this test's server, reused while it is young (one login, not one per call). */
+async function tokenOf(request: APIRequestContext, who: Who): Promise<string> {
+  const login = typeof who === "string" ? who : who.login;
+  const key = `${test.info().project.use.baseURL ?? ""} ${login}`;
+  let cached = tokens.get(key);
   if (!cached || Date.now() - cached.at > TOKEN_REUSE_MS) {
     const at = Date.now();
-    cached = { token: (await loginWith(request, "superchris")).token, at };
-    superchrisTokens.set(server, cached);
+    cached = { token: (await loginWith(request, who)).token, at };
+    tokens.set(key, cached);
   }
-  return { authorization: `Bearer ${cached.token}` };
+  return cached.token;
+}
+
+/** The demo Super-Admin acts for the factories (read-only use of the demo data). */
+async function superchris(request: APIRequestContext): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await tokenOf(request, "superchris")}` };
+}
+
+/** A call of the API as `who` that must answer 200; its JSON. */
+export async function callApi(
+  request: APIRequestContext,
+  who: Who,
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  data?: unknown,
+) {
+  const res = await request.fetch(`/api${url}`, {
+    method,
+    headers: { authorization: `Bearer ${await tokenOf(request, who)}` },
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBe(200);
+  return res.json();
 }
 
 /** A new facility named `Haus <label> <unique>`. */
@@ -181,6 +204,40 @@ export async function createTeam<const R extends Role>(
     });
   }
   return team;
+}
+
+export interface CommonTraining {
+  topic: number;
+  training: number;
+  /** The training's name (`Alarmplan-Schulung <unique>`). */
+  name: string;
+  /** The content manager who wrote them. */
+  contentManager: TestUser;
+}
+
+/**
+ * A common topic and training of their own, without questionnaires, written by a new content
+ * manager: a questionnaire added there is the training's first (questionnaires are learnt in
+ * order), and the demo topics that other tests count and click stay as they are.
+ */
+export async function createCommonTraining(request: APIRequestContext): Promise<CommonTraining> {
+  const contentManager = await createUser(request, { roles: ["contentmanager"], facility: null, name: "Clara" });
+  const topic = await callApi(request, contentManager, "POST", "/authoring/topics", {
+    name: `Hausinterne Verfahren ${unique()}`,
+    icon: "brandschutz",
+    color: "#b91c1c",
+  });
+  const name = `Alarmplan-Schulung ${unique()}`;
+  const training = await callApi(request, contentManager, "POST", "/authoring/trainings", {
+    topic_id: topic.id,
+    name,
+    icon: "brandschutz",
+    validity_months: 12,
+    passive: false,
+    points: 0,
+    wiki_link: null,
+  });
+  return { topic: topic.id, training: training.id, name, contentManager };
 }
 
 const NAMES: Record<Role, string> = {
@@ -428,16 +485,26 @@ export async function expectAccessibleInThemes(
   await applyPreference(page, "theme", current);
 }
 
-/** At 360 px the page is no wider than the viewport (then back to the project's size). */
-export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+/** Runs `check` with the page at 360 px, the narrowest phone, then returns to the project's size. */
+async function atPhoneWidth(page: Page, check: () => Promise<void>): Promise<void> {
   const size = page.viewportSize();
   await page.setViewportSize({ width: 360, height: 740 });
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
-      message: `sideways scroll at 360 px on ${where}`,
-    })
-    .toBeLessThanOrEqual(0);
-  if (size) await page.setViewportSize(size);
+  try {
+    await check();
+  } finally {
+    if (size) await page.setViewportSize(size);
+  }
+}
+
+/** At 360 px the page is no wider than the viewport (then back to the project's size). */
+export async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  await atPhoneWidth(page, () =>
+    expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), {
+        message: `sideways scroll at 360 px on ${where}`,
+      })
+      .toBeLessThanOrEqual(0),
+  );
 }
 
 /**
@@ -446,24 +513,23 @@ export async function expectNoSidewaysScroll(page: Page, where: string): Promise
  * truncations that say the whole text in a `title`.
  */
 export async function expectNothingCutOff(page: Page, where: string): Promise<void> {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 360, height: 740 });
-  await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          const cut: string[] = [];
-          for (const el of document.querySelectorAll<HTMLElement>("body *")) {
-            if (!el.textContent?.trim() || el.closest("[title], .mantine-VisuallyHidden-root")) continue;
-            if (el.scrollWidth <= el.clientWidth + 1) continue;
-            const style = getComputedStyle(el);
-            if (style.overflowX === "hidden" || style.overflowX === "clip" || style.textOverflow === "ellipsis")
-              cut.push(`"${el.textContent.trim().slice(0, 40)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
-          }
-          return cut;
-        }),
-      { message: `text cut off at 360 px on ${where}` },
-    )
-    .toEqual([]);
-  if (size) await page.setViewportSize(size);
+  await atPhoneWidth(page, () =>
+    expect
+      .poll(
+        () =>
+          page.evaluate(() => {
+            const cut: string[] = [];
+            for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+              if (!el.textContent?.trim() || el.closest("[title], .mantine-VisuallyHidden-root")) continue;
+              if (el.scrollWidth <= el.clientWidth + 1) continue;
+              const style = getComputedStyle(el);
+              if (style.overflowX === "hidden" || style.overflowX === "clip" || style.textOverflow === "ellipsis")
+                cut.push(`"${el.textContent.trim().slice(0, 40)}" (${el.scrollWidth} > ${el.clientWidth} px)`);
+            }
+            return cut;
+          }),
+        { message: `text cut off at 360 px on ${where}` },
+      )
+      .toEqual([]),
+  );
 }

@@ -2,6 +2,8 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import {
   apiLogin,
   applyPreference,
+  callApi,
+  createCommonTraining,
   createTeam,
   exactly,
   expectAccessible,
@@ -253,27 +255,11 @@ test("every Super-Admin screen in four themes, German and English", async ({ pag
   test.setTimeout(240_000);
   const { superchris } = await createTeam(page.request, ["superchris"]);
   // A draft of its own in a topic and training of its own: learners never see a draft.
-  const { token } = await loginWith(page.request, superchris);
-  const post = async (url: string, data: object) => {
-    const res = await page.request.post(`/api${url}`, { data, headers: { authorization: `Bearer ${token}` } });
-    expect(res.status(), await res.text()).toBe(200);
-    return (await res.json()) as { id: number };
-  };
-  const topic = await post("/authoring/topics", {
-    name: `Entwürfe ${unique()}`,
-    icon: "brandschutz",
-    color: "#1d4ed8",
+  const common = await createCommonTraining(page.request);
+  const draft = await callApi(page.request, common.contentManager, "POST", "/authoring/questionnaires", {
+    training_id: common.training,
+    name: `Entwurf ${unique()}`,
   });
-  const training = await post("/authoring/trainings", {
-    topic_id: topic.id,
-    name: `Entwurfsschulung ${unique()}`,
-    icon: "brandschutz",
-    validity_months: 12,
-    passive: false,
-    points: 0,
-    wiki_link: null,
-  });
-  const draft = await post("/authoring/questionnaires", { training_id: training.id, name: `Entwurf ${unique()}` });
   await scanAll(page, superchris, superAdminScreens(draft.id));
 });
 

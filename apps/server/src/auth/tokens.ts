@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, TokenClaims } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
-import { errors, jwtVerify, SignJWT } from "jose";
+import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client";
 import { appMeta } from "../db/schema";
 import { AppError } from "../errors";
@@ -23,6 +23,9 @@ export interface TokenSubject {
   /** Epoch seconds of the login this session began with (claim auth_time). */
   authTime: number;
 }
+
+/** Checked tokens kept per server (tokens.ts verify); the oldest leave first. */
+const VERIFIED_MAX = 20_000;
 
 /** Ids are PostgreSQL integers: a larger `sub` names nobody. */
 const MAX_USER_ID = 2_147_483_647;
@@ -48,6 +51,13 @@ export function createTokenService(
   now: () => Date,
   maxSessionSeconds: number,
 ): TokenService {
+  /**
+   * Tokens whose signature and claims were checked, with their expiry: a session's next requests
+   * skip the HMAC (an asynchronous WebCrypto job each) and the claims' parsing. The same string
+   * always checks the same way; expiry and the session's lifetime are checked on every use.
+   */
+  const verified = new Map<string, { claims: VerifiedToken; exp: number }>();
+  const expired = () => new AppError(ErrorCode.sessionExpired, "Session expired");
   return {
     async sign(s) {
       const iat = Math.floor(now().getTime() / 1000);
@@ -69,6 +79,17 @@ export function createTokenService(
         .sign(secret);
     },
     async verify(token) {
+      const seconds = now().getTime() / 1000;
+      const known = verified.get(token);
+      if (known) {
+        // As jose decides it: expired from the second `exp` names on.
+        if (known.exp <= Math.floor(seconds) || seconds - known.claims.auth_time >= maxSessionSeconds) {
+          verified.delete(token);
+          throw expired();
+        }
+        return known.claims;
+      }
+      let checked: { claims: VerifiedToken; exp: number };
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ["HS256"],
@@ -79,18 +100,16 @@ export function createTokenService(
         // A token of ours has every claim in its form: a `sub` of digits, a numeric version.
         const claims = TokenClaims.safeParse(payload);
         if (!claims.success || typeof payload.ver !== "number" || Number(claims.data.sub) > MAX_USER_ID) {
-          throw new AppError(ErrorCode.sessionExpired, "Session expired");
+          throw expired();
         }
-        const seconds = now().getTime() / 1000;
-        if (seconds - claims.data.auth_time >= maxSessionSeconds) {
-          throw new AppError(ErrorCode.sessionExpired, "Session expired");
-        }
-        return { ...claims.data, ver: payload.ver };
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        if (err instanceof errors.JOSEError) throw new AppError(ErrorCode.sessionExpired, "Session expired");
-        throw new AppError(ErrorCode.sessionExpired, "Session expired");
+        checked = { claims: { ...claims.data, ver: payload.ver }, exp: payload.exp as number };
+      } catch {
+        throw expired();
       }
+      if (seconds - checked.claims.auth_time >= maxSessionSeconds) throw expired();
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(token, checked);
+      return checked.claims;
     },
   };
 }
