@@ -271,10 +271,11 @@ async function closedLoop(learners: Learner[], barePort: number): Promise<void> 
     ).json()) as { question: { id: number; answers: { id: number }[] } | null };
     if (next.question) found.push({ learner, path, question: next.question });
   }
-  if (found.length < CONNECTIONS) {
-    console.log("closed loop: fewer than ten learners have a question left to answer");
+  if (found.length === 0) {
+    console.log("closed loop: no learner has a question left to answer");
     return;
   }
+  const connections = found.length;
   const requestOf = ({ learner, path, question }: (typeof found)[number]) => ({
     method: "POST" as const,
     path: new URL(`${path}/questions/${question.id}/answers`).pathname,
@@ -287,11 +288,11 @@ async function closedLoop(learners: Learner[], barePort: number): Promise<void> 
   const answer = await autocannon({
     url: new URL(first.path).origin,
     ...requestOf(first),
-    connections: CONNECTIONS,
+    connections,
     duration: 10,
     // Each connection its own learner, for the whole run (setRequests: every request, not the next one).
     setupClient: (client) =>
-      client.setRequests([requestOf(found[connection++ % CONNECTIONS] as (typeof found)[number])]),
+      client.setRequests([requestOf(found[connection++ % connections] as (typeof found)[number])]),
   });
   const bare = await bareFastify(barePort);
   try {
@@ -300,11 +301,11 @@ async function closedLoop(learners: Learner[], barePort: number): Promise<void> 
       method: "POST",
       headers: { "content-type": "application/json" },
       body,
-      connections: CONNECTIONS,
+      connections,
       duration: 10,
     });
     console.log(
-      `closed loop, ${CONNECTIONS} learners on ${CONNECTIONS} connections, 10 s: answer POST ${answer.requests.average.toFixed(0)} req/s (p99 ${answer.latency.p99} ms, ${answer.errors + answer.non2xx} errors), bare Fastify route ${ceiling.requests.average.toFixed(0)} req/s: ${((100 * answer.requests.average) / ceiling.requests.average).toFixed(1)} %`,
+      `closed loop, ${connections} learners on ${connections} connections, 10 s: answer POST ${answer.requests.average.toFixed(0)} req/s (p99 ${answer.latency.p99} ms, ${answer.errors + answer.non2xx} errors), bare Fastify route ${ceiling.requests.average.toFixed(0)} req/s: ${((100 * answer.requests.average) / ceiling.requests.average).toFixed(1)} %`,
     );
   } finally {
     bare.kill("SIGTERM");

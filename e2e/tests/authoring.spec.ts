@@ -104,6 +104,26 @@ for (const lang of ["de", "en"]) {
     await zoom.getByRole("button", { name: exactly(lang, "common.close") }).click();
     await expect(zoom).toBeHidden();
     await expect(preview.getByTestId("explanation-image")).toBeFocused();
+    if (test.info().project.name === "phone") {
+      // Taller than the screen, the explanation scrolls under the action bar, which stays at the
+      // bottom of the dialog (a bar fixed to the screen would scroll with the dialog's content).
+      const size = page.viewportSize();
+      await page.setViewportSize({ width: 390, height: 420 });
+      const bar = preview.getByTestId("quiz-actions");
+      const bottom = async () => {
+        const box = await bar.boundingBox();
+        return box ? Math.round(box.y + box.height) : -1;
+      };
+      await expect.poll(bottom).toBe(420);
+      await page.mouse.move(195, 210);
+      await page.mouse.wheel(0, 50);
+      // Scrolled (the dialog's content is the box that scrolls), and the bar is where it was.
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector(".mantine-Modal-content")?.scrollTop ?? 0))
+        .toBeGreaterThan(30);
+      expect(await bottom()).toBe(420);
+      if (size) await page.setViewportSize(size);
+    }
     await preview.getByRole("button", { name: exactly(lang, "quiz.finish") }).click();
     await preview.getByRole("button", { name: exactly(lang, "authoring.preview.close") }).click();
 

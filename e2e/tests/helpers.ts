@@ -108,9 +108,10 @@ const TOKEN_REUSE_MS = 15_000;
 const tokens = new Map<string, { token: string; at: number }>();
 
 /** A token of `who` on this test's server, reused while it is young (one login, not one per call). */
+const tokenKey = (who: Who) => `${test.info().project.use.baseURL ?? ""} ${typeof who === "string" ? who : who.login}`;
+
 async function tokenOf(request: APIRequestContext, who: Who): Promise<string> {
-  const login = typeof who === "string" ? who : who.login;
-  const key = `${test.info().project.use.baseURL ?? ""} ${login}`;
+  const key = tokenKey(who);
   let cached = tokens.get(key);
   if (!cached || Date.now() - cached.at > TOKEN_REUSE_MS) {
     const at = Date.now();
@@ -274,6 +275,8 @@ export async function setPreference(
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.status(), await res.text()).toBe(200);
+  // A kept token carries the old language: the next call logs in again.
+  tokens.delete(tokenKey(who));
 }
 
 /** A demo training's address and its questionnaires' addresses, read as the learner (the API the page uses). */

@@ -71,7 +71,10 @@ export function PreviewModal({
   });
   const question = shown[index];
   // As in the learner's quiz, the focus moves to what appears: the question, the pop-up, the verdict.
-  const focusTarget = useCallback<FocusTarget>((el) => el?.focus({ preventScroll: true }), []);
+  const focusTarget = useCallback<FocusTarget>((el) => {
+    el?.focus({ preventScroll: true });
+    el?.scrollIntoView({ block: "nearest" });
+  }, []);
   let body: React.ReactNode = null;
   if (quiz.phase === "intro") {
     body = (
