@@ -125,19 +125,22 @@ function NextDate({ trainingId }: { trainingId: number }) {
   const next = useMyEvents().data?.find((e) => e.Training.id === trainingId);
   if (!next) return null;
   return (
-    <Group gap="xs" data-testid="next-date">
-      <IconCalendarEvent size={18} aria-hidden />
-      <Text size="sm" fw={600}>
-        {t("calendar.nextDate", { when: eventWhen(next, t, settings["time-zone"]) })}
-        {next.Location ? ` · ${next.Location}` : ""}
-      </Text>
-      <Anchor
-        size="sm"
-        {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: next.ID } }))}
-        download={`event-${next.ID}.ics`}
-      >
-        {t("calendar.ics")}
-      </Anchor>
+    // The icon stays beside the date where the text wraps (phones, longer languages).
+    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="next-date">
+      <IconCalendarEvent size={18} style={{ flexShrink: 0, marginTop: 2 }} aria-hidden />
+      <Group gap="xs" style={{ minWidth: 0 }}>
+        <Text size="sm" fw={600}>
+          {t("calendar.nextDate", { when: eventWhen(next, t, settings["time-zone"]) })}
+          {next.Location ? ` · ${next.Location}` : ""}
+        </Text>
+        <Anchor
+          size="sm"
+          {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: next.ID } }))}
+          download={`event-${next.ID}.ics`}
+        >
+          {t("calendar.ics")}
+        </Anchor>
+      </Group>
     </Group>
   );
 }
