@@ -174,10 +174,23 @@ function superAdminScreens(draftId: number): Screen[] {
       name: "questionnaire editor",
       path: `/authoring/questionnaire/${draftId}`,
       ready: (p) => loaded(p),
-      dialogs: [dialogFrom("question import", "authoring.import.button")],
+      dialogs: [dialogFrom("question import", "authoring.import.button"), previewExplanation],
     },
   ];
 }
+
+/** The editor's preview, answered once: the learner's explanation inside the dialog. */
+const previewExplanation = {
+  name: "preview: explanation",
+  open: async (page: Page, lang: string) => {
+    await page.getByRole("button", { name: exactly(lang, "authoring.preview.button") }).click();
+    const dialog = page.getByRole("dialog", { name: exactly(lang, "authoring.preview.title") });
+    await dialog.getByRole("button", { name: exactly(lang, "quiz.goToQuestion") }).click();
+    await dialog.getByText("Am Empfang", { exact: true }).click();
+    await dialog.getByRole("button", { name: exactly(lang, "quiz.continue") }).click();
+    await expect(dialog.getByTestId("explanation")).toBeVisible();
+  },
+};
 
 /**
  * Scans every screen of `who`: in German in all four themes (all rules in the first, the colour
@@ -259,6 +272,18 @@ test("every Super-Admin screen in four themes, German and English", async ({ pag
   const draft = await callApi(page.request, common.contentManager, "POST", "/authoring/questionnaires", {
     training_id: common.training,
     name: `Entwurf ${unique()}`,
+  });
+  // One question, for the preview.
+  await callApi(page.request, common.contentManager, "POST", `/authoring/questionnaires/${draft.id}/questions`, {
+    type: "single",
+    text: "Wo hängt der Alarmplan?",
+    answers: [
+      { text: "Am Empfang", correct: true },
+      { text: "Im Keller", correct: false },
+    ],
+    explanation: "<p>Der Alarmplan hängt <strong>am Empfang</strong>.</p>",
+    hint: "Denken Sie an den Eingang.",
+    media: null,
   });
   await scanAll(page, superchris, superAdminScreens(draft.id));
 });

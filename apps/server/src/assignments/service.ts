@@ -17,6 +17,15 @@ export function isAssigned(userId: number | SQL, trainingId: number | SQL): SQL 
     or exists (select 1 from "training_matrix_entries" e where e."user_id" = ${userId} and e."training_id" = ${trainingId}))`;
 }
 
+/**
+ * Decision 6 for one user as a JSON value (a select's column): the ids of the trainings in the
+ * user's matrix, or null when the user has none (every training is assigned).
+ */
+export function assignedTrainingIdsJson(userId: number): SQL {
+  return sql`case when exists (select 1 from "training_matrices" m where m."user_id" = ${userId})
+    then coalesce((select json_agg(e."training_id") from "training_matrix_entries" e where e."user_id" = ${userId}), '[]'::json) end`;
+}
+
 /** Every current topic with its trainings, in the order learners see them. */
 export async function loadCatalogue(db: Db | Tx): Promise<Catalogue> {
   const rows = await db

@@ -6,7 +6,7 @@ import { loadSessionUser, type SessionUser } from "../users/service";
  * Every authenticated request needs its user as the database holds it now (a deleted user, a
  * changed password or role ends or alters the session at once). On PGlite (one process) the
  * users are kept in memory and dropped when the database says one changed: the triggers of
- * migration 0014 notify before the writing statement returns.
+ * migration 0015 notify before the writing statement returns.
  * On PostgreSQL another server's change arrives a moment after its commit; a request that reaches
  * this server in that moment must not pass with the old password, so there every request reads
  * the user (one indexed query) until the servers confirm each invalidation to the writer.

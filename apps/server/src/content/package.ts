@@ -99,7 +99,7 @@ export const TrainingFile = z
     // One line as stored (a folded YAML line reads as one), judged by the contract's limit.
     legal_basis: z
       .string()
-      .transform((s) => normalizeLegalBasis(s.normalize("NFC")))
+      .transform((s) => normalizeLegalBasis(s))
       .pipe(z.string().max(L.legalBasis).nullable())
       .optional(),
     questionnaires: z.array(Questionnaire).max(L.questionnairesMax).default([]),

@@ -3,14 +3,14 @@ import pg from "pg";
 
 /*
  * What other processes changed, for the caches a server keeps in memory (sessions, learning
- * content). The database's triggers (migration 0014) notify at commit whatever wrote the
+ * content). The database's triggers (migration 0015) notify at commit whatever wrote the
  * change: this server, another server on the same PostgreSQL, a CLI. A cache answers from memory
  * only while its feed is live; while it is down (the listening connection lost) every read goes
  * to the database, and coming back every cache starts empty, since notifications may have been
  * missed meanwhile.
  */
 
-/** The channels of migration 0014's triggers. */
+/** The channels of migration 0015's triggers. */
 export const CHANNELS = ["cc_session", "cc_content"] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -7,7 +7,7 @@ import { answers, appMeta, media, questionnaires, questions, topics, trainings }
  * The learning content (topics, trainings, questionnaires, questions, answers) changes only when
  * content is imported or written in the app (authoring), yet the quiz read it again on every
  * request. It is kept in memory per content generation: a random value in app_meta that any
- * statement writing the content sets anew in its transaction (a trigger, migration 0014), which
+ * statement writing the content sets anew in its transaction (a trigger, migration 0015), which
  * also notifies every server at commit (db/changes.ts).
  * While this process hears those notifications, the content comes from memory without a query;
  * otherwise (a transaction's handle, the listening connection lost) each request reads the

@@ -7,6 +7,7 @@ import {
   type UserProgress,
 } from "@carecampus/contract";
 import { sql } from "drizzle-orm";
+import { assignedTrainingIdsJson } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
 import { type CachedQuestionnaire, type CachedTraining, type ContentView, contentView } from "./content-cache";
 
@@ -127,8 +128,7 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number): Pr
           from "quiz_attempts" a where a."user_id" = ${userId} and a."questionnaire_id" = ${attemptsOf}), '[]'::json)`;
   const result = await db.execute<{ state: RawState | string }>(sql`select json_build_object(
     'facility', (select u."facility_id" from "users" u where u."id" = ${userId}),
-    'matrix', case when exists (select 1 from "training_matrices" m where m."user_id" = ${userId})
-      then coalesce((select json_agg(e."training_id") from "training_matrix_entries" e where e."user_id" = ${userId}), '[]'::json) end,
+    'matrix', ${assignedTrainingIdsJson(userId)},
     'correct', coalesce((select json_agg(json_build_array(c.qn, c.cycle, c.n)) from (
       -- By question, not version: a right answer to an earlier version still counts, as long as
       -- the question is live (content/versions.ts).

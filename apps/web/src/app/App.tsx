@@ -38,11 +38,18 @@ export function App() {
   // The texts shown: those of `language` once its locale has loaded (changeLanguage below).
   const { t } = useTranslation();
   const { theme: base, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
-  // Every dialog's and drawer's close button is named in the user's language.
+  // What every theme shares: motion only for those who did not ask their system for less; every
+  // dialog's and drawer's close button named, and every spinner announced as loading, in the
+  // user's language.
   const theme = useMemo(() => {
     const closeButtonProps = { "aria-label": t("common.close") };
     return mergeThemeOverrides(base, {
-      components: { Modal: { defaultProps: { closeButtonProps } }, Drawer: { defaultProps: { closeButtonProps } } },
+      respectReducedMotion: true,
+      components: {
+        Modal: { defaultProps: { closeButtonProps } },
+        Drawer: { defaultProps: { closeButtonProps } },
+        Loader: { defaultProps: { role: "status", "aria-label": t("common.loading") } },
+      },
     });
   }, [base, t]);
 

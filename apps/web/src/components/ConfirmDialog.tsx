@@ -39,14 +39,7 @@ export function ConfirmDialog({
     }
   };
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      centered
-      closeOnClickOutside={!busy}
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!busy}>
       <Text mb="lg">{message}</Text>
       {children}
       <Group justify="flex-end">

@@ -1,12 +1,10 @@
 import { Center, Loader } from "@mantine/core";
-import { useTranslation } from "react-i18next";
 
-/** While a screen's code or data loads: a spinner that screen readers announce as loading. */
+/** While a screen's code or data loads: a spinner (announced as loading: App.tsx gives every Loader its role). */
 export function PageLoader() {
-  const { t } = useTranslation();
   return (
     <Center py="xl">
-      <Loader role="status" aria-label={t("common.loading")} />
+      <Loader />
     </Center>
   );
 }

@@ -150,12 +150,12 @@ export function questionProblems(q: QuestionInput): QuestionProblem[] {
 }
 
 /**
- * A training's legal basis as stored: one line (line breaks and runs of spaces, e.g. of a folded
- * YAML line, become one space), null when empty. Judged against CONTENT_LIMITS.legalBasis after
+ * A training's legal basis as stored: one line in NFC (line breaks and runs of spaces, e.g. of a
+ * folded YAML line, become one space), null when empty. Judged against CONTENT_LIMITS.legalBasis after
  * this, by the importer and the API alike.
  */
 export function normalizeLegalBasis(text: string | null | undefined): string | null {
-  const s = (text ?? "").replace(/\s+/gu, " ").trim();
+  const s = (text ?? "").normalize("NFC").replace(/\s+/gu, " ").trim();
   return s === "" ? null : s;
 }
 

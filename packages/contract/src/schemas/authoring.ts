@@ -198,7 +198,7 @@ export const TrainingWrite = z
      * show-legal-compliance); absent, null or blank: none.
      */
     legal_basis: Str(L.legalBasis * 4)
-      .transform((s) => normalizeLegalBasis(s.normalize("NFC")))
+      .transform((s) => normalizeLegalBasis(s))
       .pipe(z.string().max(L.legalBasis).nullable())
       .nullable()
       .optional(),

@@ -27,7 +27,6 @@ export function ExplanationImage({ src }: { src: string }) {
         onClose={() => setOpen(false)}
         fullScreen
         title={t("quiz.image.title")}
-        closeButtonProps={{ "aria-label": t("common.close") }}
         removeScrollProps={{ allowPinchZoom: true }}
         classNames={{ body: classes.zoomBody }}
       >

@@ -23,7 +23,7 @@ export type FocusTarget = (el: HTMLElement | null) => void;
  * Above a question: whether one or several answers are right (unless the installation switched
  * that off: show-question-type) and the round.
  */
-export function QuestionHeader({ question }: { question: Pick<Question, "type" | "round"> }) {
+function QuestionHeader({ question }: { question: Pick<Question, "type" | "round"> }) {
   const { t } = useTranslation();
   return (
     <Group
@@ -183,11 +183,10 @@ export interface ExplanationCardProps {
   children?: ReactNode;
   onGoOn: () => void;
   focusTarget?: FocusTarget;
-  /** The media's address (the learner's session token; the editor's preview alike). */
-  mediaUrl?: (media: NonNullable<ShownResult["media"]>) => string;
 }
 
-const defaultMediaUrl = (media: NonNullable<ShownResult["media"]>) =>
+/** The media's address, with the session token (the learner's and the editor's preview alike). */
+const mediaUrl = (media: NonNullable<ShownResult["media"]>) =>
   media.type === "image"
     ? authedUrl(api.staticImage, { params: { id: media.id } })
     : authedUrl(api.staticVideo, { params: { id: media.id } });
@@ -200,7 +199,6 @@ export function ExplanationCard({
   children,
   onGoOn,
   focusTarget,
-  mediaUrl = defaultMediaUrl,
 }: ExplanationCardProps) {
   const { t } = useTranslation();
   const right = new Set(result.answers_correct);

@@ -22,6 +22,7 @@ import { Link, useNavigate } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { ContentIcon } from "../../components/ContentIcon";
 import { PageHeader } from "../../components/PageHeader";
+import { useFocusBack } from "../../components/useFocusBack";
 import { invalidateLearning } from "../../queries/learning";
 import { authoringKeys, useAuthoringTree } from "./queries";
 
@@ -31,29 +32,17 @@ type Training = Topic["trainings"][number];
 function NewQuestionnaire({ training, onClose }: { training: Training; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (name.trim() === "") return;
-    setBusy(true);
-    try {
-      const qn = await call(api.authoringQuestionnaireCreate, { body: { training_id: training.id, name } });
-      void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
-      navigate(`/authoring/questionnaire/${qn.id}`);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ "aria-label": t("common.close") }}
+    <ContentDialog
       title={t("authoring.newQuestionnaireIn", { training: training.name })}
+      onClose={onClose}
+      save={() => call(api.authoringQuestionnaireCreate, { body: { training_id: training.id, name } })}
+      onSaved={(qn) => navigate(`/authoring/questionnaire/${qn.id}`)}
+      submitLabel={t("authoring.create")}
+      canSubmit={name.trim() !== ""}
     >
-      <form onSubmit={(e) => void submit(e)}>
+      <div>
         <TextInput
           label={t("authoring.name")}
           value={name}
@@ -65,46 +54,50 @@ function NewQuestionnaire({ training, onClose }: { training: Training; onClose: 
         <Text size="sm" c="dimmed" mt="xs">
           {t("authoring.draftNote")}
         </Text>
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" loading={busy} disabled={name.trim() === ""}>
-            {t("authoring.create")}
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+      </div>
+    </ContentDialog>
   );
 }
 
 /**
- * The dialog of a topic or a training: its fields, then cancel and save. Saving refreshes
- * authoring and the learners' screens; a refusal is said by the client's toast and keeps the dialog.
+ * The dialog of new or changed content: its fields, then cancel and save. Saving refreshes
+ * authoring and the learners' screens, then `onSaved` (by default: say so and close); a refusal
+ * is said by the client's toast and keeps the dialog.
  */
-function ContentDialog({
+function ContentDialog<T>({
   title,
   onClose,
   save,
+  onSaved,
+  submitLabel,
+  canSubmit = true,
   children,
 }: {
   title: string;
   onClose: () => void;
-  save: () => Promise<unknown>;
+  save: () => Promise<T>;
+  onSaved?: (saved: T) => void;
+  submitLabel?: string;
+  canSubmit?: boolean;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
+  useFocusBack();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (!canSubmit) return;
     setBusy(true);
     try {
-      await save();
+      const saved = await save();
       void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
       void invalidateLearning(queryClient);
-      showSuccess(t("authoring.saved"));
-      onClose();
+      if (onSaved) onSaved(saved);
+      else {
+        showSuccess(t("authoring.saved"));
+        onClose();
+      }
     } catch {
       // the client's toast says what went wrong
     } finally {
@@ -112,7 +105,7 @@ function ContentDialog({
     }
   };
   return (
-    <Modal opened onClose={onClose} closeButtonProps={{ "aria-label": t("common.close") }} title={title}>
+    <Modal opened onClose={onClose} title={title}>
       <form onSubmit={(e) => void submit(e)}>
         <Stack>
           {children}
@@ -120,8 +113,8 @@ function ContentDialog({
             <Button variant="default" onClick={onClose}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" loading={busy}>
-              {t("common.save")}
+            <Button type="submit" loading={busy} disabled={!canSubmit}>
+              {submitLabel ?? t("common.save")}
             </Button>
           </Group>
         </Stack>

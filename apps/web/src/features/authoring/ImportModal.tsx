@@ -16,6 +16,7 @@ import { IconFileImport } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
+import { useFocusBack } from "../../components/useFocusBack";
 
 type Format = "moodle-xml" | "gift";
 
@@ -33,6 +34,7 @@ export function ImportModal({
   onImported: (q: AuthoringQuestionnaire) => void;
 }) {
   const { t } = useTranslation();
+  useFocusBack();
   const [format, setFormat] = useState<Format>("moodle-xml");
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [preview, setPreview] = useState<QuestionBankPreview | null>(null);
@@ -94,13 +96,7 @@ export function ImportModal({
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ "aria-label": t("common.close") }}
-      title={t("authoring.import.title")}
-      size="lg"
-    >
+    <Modal opened onClose={onClose} title={t("authoring.import.title")} size="lg">
       <Stack gap="md">
         <Text size="sm">{t("authoring.import.intro")}</Text>
         <SegmentedControl

@@ -12,6 +12,7 @@ import {
   type ShownResult,
 } from "../../components/quiz/QuizViews";
 import { useQuiz } from "../../components/quiz/useQuiz";
+import { useFocusBack } from "../../components/useFocusBack";
 
 /**
  * The questionnaire as its learners will see it: the quiz screen's own views and pop-ups, one
@@ -26,6 +27,7 @@ export function PreviewModal({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  useFocusBack();
   const phone = useMediaQuery("(max-width: 36em)");
   const [width, setWidth] = useState<"phone" | "wide">("wide");
   const [index, setIndex] = useState(0);
@@ -127,14 +129,7 @@ export function PreviewModal({
     );
   }
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t("authoring.preview.title")}
-      size="xl"
-      fullScreen={phone}
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened onClose={onClose} title={t("authoring.preview.title")} size="xl" fullScreen={phone}>
       <Stack gap="sm">
         {!phone && (
           <SegmentedControl

@@ -59,20 +59,13 @@ export function EventModal({ target, onClose, onChanged }: Props) {
   const title = target.kind === "new" ? t("calendar.newTitle") : t("calendar.editTitle");
   const ready = target.kind === "new" || detail.data;
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={title}
-      size="lg"
-      centered
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened onClose={onClose} title={title} size="lg" centered>
       {!ready ? (
         detail.isError ? (
           <Alert color="gray">{t("calendar.missing")}</Alert>
         ) : (
           <Group justify="center" py="xl">
-            <Loader role="status" aria-label={t("calendar.loading")} />
+            <Loader />
           </Group>
         )
       ) : (

@@ -69,7 +69,7 @@ export function InviteePicker({ facility, training, day, selected, current, pres
         </Group>
       </Group>
       {proposal.isPending ? (
-        <Loader size="sm" role="status" aria-label={t("calendar.loading")} />
+        <Loader size="sm" />
       ) : people.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t("calendar.nobody")}

@@ -69,13 +69,7 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
           <IconHelpCircle size={24} />
         </ActionIcon>
       </Tooltip>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title={t("quiz.help.title")}
-        centered
-        closeButtonProps={{ "aria-label": t("common.close") }}
-      >
+      <Modal opened={open} onClose={() => setOpen(false)} title={t("quiz.help.title")} centered>
         <Text mb="lg">{t("quiz.help.text")}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={() => setOpen(false)}>

@@ -91,13 +91,7 @@ export function AccessDataDialog({ access, onClose }: { access: AccessData | nul
   const shown = useRef<HTMLElement>(null);
   const name = access ? `${access.name} ${access.surname}` : "";
   return (
-    <Modal
-      opened={access !== null}
-      onClose={onClose}
-      title={t("editUser.access.title", { name })}
-      centered
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened={access !== null} onClose={onClose} title={t("editUser.access.title", { name })} centered>
       {access && (
         <Stack gap="md" data-testid="access-data">
           <Text>{t("editUser.access.intro", { name })}</Text>

@@ -89,7 +89,6 @@ export function HistoryModal({
       title={t("wiki.history.title", { title: page.title })}
       size="xl"
       fullScreen={phone}
-      closeButtonProps={{ "aria-label": t("common.close") }}
       data-testid="wiki-history"
     >
       {view.kind === "diff" ? (

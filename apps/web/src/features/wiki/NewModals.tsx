@@ -126,13 +126,7 @@ function NewDialog({
 }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={title}
-      centered
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened={opened} onClose={onClose} title={title} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -28,13 +28,7 @@ export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () =>
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t("wiki.editor.linkTitle")}
-      centered
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened onClose={onClose} title={t("wiki.editor.linkTitle")} centered>
       <form onSubmit={apply}>
         <Stack gap="sm">
           <TextInput
@@ -108,13 +102,7 @@ export function ImageDialog({
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={t("wiki.editor.imageTitle")}
-      centered
-      closeButtonProps={{ "aria-label": t("common.close") }}
-    >
+    <Modal opened onClose={onClose} title={t("wiki.editor.imageTitle")} centered>
       <form onSubmit={(e) => void upload(e)}>
         <Stack gap="sm">
           <FileInput
