@@ -6,7 +6,15 @@ import path from "node:path";
 
 const [port, ...pairs] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-e2e-${port}-`));
-const env = { ...process.env, PORT: port, HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" };
+// Cheap password hashes: the tests make and check hundreds of throw-away passwords.
+const env = {
+  ...process.env,
+  PORT: port,
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "warn",
+  TEST_PASSWORD_HASHING: "true",
+};
 delete env.DATABASE_URL;
 for (const pair of pairs) {
   const i = pair.indexOf("=");

@@ -1,13 +1,5 @@
 import { expect, test } from "@playwright/test";
-import {
-  createFacility,
-  createTeam,
-  createUser,
-  expectAccessibleInThemes,
-  openAs,
-  setLanguage,
-  unique,
-} from "./helpers";
+import { createFacility, createTeam, createUser, expectAccessible, openAs, setLanguage, unique } from "./helpers";
 
 test("an administrator creates, edits and deletes an employee @phone", async ({ page }) => {
   const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
@@ -80,7 +72,7 @@ test("an administrator deletes an employee after confirming 'Really delete this 
   await card.getByRole("button", { name: "Löschen" }).click();
   const dialog = page.getByRole("dialog", { name: "Benutzer löschen" });
   await expect(dialog.getByText("Wirklich diesen Benutzer löschen?")).toBeVisible();
-  await expectAccessibleInThemes(page, "the deletion confirmation");
+  await expectAccessible(page, "the deletion confirmation");
   // Cancel keeps the user; confirm deletes.
   await dialog.getByRole("button", { name: "Abbrechen" }).click();
   await expect(dialog).toBeHidden();

@@ -70,6 +70,20 @@ export async function dismissTutorial(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
+/**
+ * Goes to `path` inside the running app, as its own links do (React Router follows the history),
+ * without loading the page anew; resolves once the shell shows that screen (its main landmark
+ * names the path in the render that shows it, Shell.tsx), never while the last one still shows.
+ */
+export async function goInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+  const pathname = new URL(path, "http://x").pathname;
+  await expect(page.locator("main[data-path]")).toHaveAttribute("data-path", pathname);
+}
+
 export async function patchAs(page: Page, token: string, url: string, data: unknown): Promise<void> {
   const res = await page.request.patch(url, { data: data as object, headers: { authorization: `Bearer ${token}` } });
   expect(res.status(), `${url} ${await res.text()}`).toBe(200);
@@ -259,7 +273,7 @@ export function onPhone(lang: string): string {
   return lang === "de" ? " @phone" : "";
 }
 
-/** The four visual themes (spec §1): every screen is checked in each. */
+/** The four visual themes (spec §1): the theme gallery is scanned in each (themes.spec.ts). */
 export const THEMES = ["carely", "dark", "contrast", "ocean"] as const;
 
 /** Sets one of a user's preferences (language, theme, avatar) through the API. */
@@ -350,58 +364,47 @@ export function exactly(lang: string, key: string, values: Record<string, string
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** The rules whose outcome depends on the colours, the only thing a theme changes. */
-const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
-
 interface AxeOptions {
   /** The test goes on and reports every screen's violations at its end. */
   soft?: boolean;
-  /** Only the colour rules (a screen already checked in full in another theme). */
-  colourOnly?: boolean;
 }
 
 /**
  * Runs axe-core (WCAG 2.1 A and AA rules) on the page as it is now and fails on any serious or
- * critical violation, naming each rule and the elements it found.
+ * critical violation, naming each rule and the elements it found. Once per screen state, in the
+ * theme the page has: the four themes' colours are checked over every component variant the app
+ * uses (apps/web/src/theme/themes.test.ts computes each pair; themes.spec.ts scans the theme
+ * gallery with axe in each theme), not again on every screen.
  */
-export async function expectAccessible(
-  page: Page,
-  where: string,
-  { soft = false, colourOnly = false }: AxeOptions = {},
-): Promise<void> {
+export async function expectAccessible(page: Page, where: string, { soft = false }: AxeOptions = {}): Promise<void> {
   await transitionsDone(page);
   // Through the DevTools protocol, so the app's strict CSP need not allow it.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(
-    async (rules) => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
-      interface AxeResults {
-        violations: {
-          id: string;
-          impact: string | null;
-          help: string;
-          nodes: { target: string[]; failureSummary?: string }[];
-        }[];
-      }
-      const result = await axe.run(document, {
-        // Only violations are read: axe then stops collecting passes and incomplete results
-        // after their first node (its documented way to run faster on large pages).
-        resultTypes: ["violations"],
-        runOnly: rules
-          ? { type: "rule", values: rules }
-          : { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-      });
-      return result.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map(
-          (v) =>
-            `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-              .map((n) => `${n.target.join(" ")} (${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 160)})`)
-              .join(", ")}`,
-        );
-    },
-    colourOnly ? COLOUR_RULES : null,
-  );
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe;
+    interface AxeResults {
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: string[]; failureSummary?: string }[];
+      }[];
+    }
+    const result = await axe.run(document, {
+      // Only violations are read: axe then stops collecting passes and incomplete results
+      // after their first node (its documented way to run faster on large pages).
+      resultTypes: ["violations"],
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+            .map((n) => `${n.target.join(" ")} (${(n.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 160)})`)
+            .join(", ")}`,
+      );
+  });
   (soft ? expect.soft : expect)(violations, `axe on ${where}`).toEqual([]);
 }
 
@@ -459,33 +462,6 @@ export async function transitionsDone(page: Page): Promise<void> {
       ),
     )
     .toBe(0);
-}
-
-/**
- * axe on the page as it is now in every theme: all rules in the user's current theme, the colour
- * rules in each of the other three (switched in place), then back to the first theme.
- */
-export async function expectAccessibleInThemes(
-  page: Page,
-  where: string,
-  options: {
-    soft?: boolean;
-    axe?: (page: Page, where: string, options: AxeOptions) => Promise<void>;
-    /** A further check of the colours, run in each theme. */
-    each?: (theme: string) => Promise<void>;
-  } = {},
-): Promise<void> {
-  const axe = options.axe ?? expectAccessible;
-  const soft = options.soft ?? false;
-  const current = (await page.evaluate(() => document.documentElement.dataset.theme)) ?? THEMES[0];
-  await axe(page, `${where} (${current})`, { soft });
-  await options.each?.(current);
-  for (const theme of THEMES.filter((t) => t !== current)) {
-    await applyPreference(page, "theme", theme);
-    await axe(page, `${where} (${theme})`, { soft, colourOnly: true });
-    await options.each?.(theme);
-  }
-  await applyPreference(page, "theme", current);
 }
 
 /** Runs `check` with the page at 360 px, the narrowest phone, then returns to the project's size. */

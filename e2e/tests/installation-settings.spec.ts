@@ -4,7 +4,7 @@ import {
   createTeam,
   dismissTutorial,
   exactly,
-  expectAccessibleInThemes,
+  expectAccessible,
   expectNoSidewaysScroll,
   openAs,
   openUserMenu,
@@ -52,7 +52,7 @@ test("the version dialog names the content package's version", async ({ page }) 
   await expect(page.getByRole("dialog").getByTestId("content-version")).toHaveText(
     `${text("de", "version.content")}: ${version}`,
   );
-  await expectAccessibleInThemes(page, "the version dialog with the content version");
+  await expectAccessible(page, "the version dialog with the content version");
 });
 
 test("without the question type the quiz shows only the round above the answers", async ({ page }) => {
@@ -93,7 +93,7 @@ test("the training page names the law that makes the training mandatory (show-le
   // The checks below take longer than this installation's 3 s of inactivity: the page's clock
   // stands still (its timers, axe's too, still run), so the lockout does not come in between.
   await page.clock.setFixedTime(new Date());
-  await expectAccessibleInThemes(page, "the training page with its legal basis");
+  await expectAccessible(page, "the training page with its legal basis");
   await expectNoSidewaysScroll(page, "the training page with its legal basis");
 
   // A training no law requires names none.

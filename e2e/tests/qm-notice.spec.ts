@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createTeam, expectAccessibleInThemes, openAs } from "./helpers";
+import { createTeam, expectAccessible, openAs } from "./helpers";
 
 const COOKIE = "dont-show-carely-qm-msg-again";
 const days = (expires: number) => Math.round((expires * 1000 - Date.now()) / 86_400_000);
@@ -13,7 +13,7 @@ test("the QM notice shows once: closing hides it for a day, 'don't show again' f
   await openAs(page, supervisor, "/profile");
   const notice = page.getByRole("dialog", { name: "Hinweis zum Qualitätsmanagement" });
   await expect(notice).toBeVisible();
-  await expectAccessibleInThemes(page, "the QM notice");
+  await expectAccessible(page, "the QM notice");
   await notice.getByRole("button", { name: "Schließen" }).first().click();
   await expect(notice).toBeHidden();
   let cookie = (await context.cookies()).find((c) => c.name === COOKIE);

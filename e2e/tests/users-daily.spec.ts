@@ -6,7 +6,6 @@ import {
   createUser,
   exactly,
   expectAccessible,
-  expectAccessibleInThemes,
   expectNoSidewaysScroll,
   loginWith,
   openAs,
@@ -30,11 +29,9 @@ const PASSES = [
   { theme: "dark", lang: "en" },
 ] as const;
 
-/** axe on the screen as it is: German in all four themes (switched in place), English in the dark one. */
+/** axe on the screen as it is, once per screen state: in the German pass (the English one shows the same states). */
 function scan(page: Page, where: string, pass: (typeof PASSES)[number]): Promise<void> {
-  return pass.lang === "de"
-    ? expectAccessibleInThemes(page, where)
-    : expectAccessible(page, `${where} (${pass.theme})`);
+  return pass.lang === "de" ? expectAccessible(page, `${where} (${pass.theme})`) : Promise.resolve();
 }
 
 async function prepare(page: Page, who: TestUser, pass: (typeof PASSES)[number]): Promise<void> {

@@ -28,6 +28,8 @@ const EnvSchema = z.object({
     .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
   ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   PGLITE_FSYNC: flag(true),
+  /** Test servers only: cheap password hashes (auth/passwords.ts), never for real accounts. */
+  TEST_PASSWORD_HASHING: flag(false),
   NOTIFICATION_JOB: flag(true),
   /** `npm run serve`: this many server processes on the port (node:cluster); PostgreSQL only. */
   WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).default(1)),
@@ -102,6 +104,8 @@ export interface Config {
   demoData: boolean;
   adminPassword: string | undefined;
   pgliteFsync: boolean;
+  /** TEST_PASSWORD_HASHING: argon2id at 1 MiB and one pass, for test servers (e2e/serve.mjs). */
+  testPasswordHashing: boolean;
   /** Runs the background jobs (jobs/catalogue.ts: expiry notices, mail sending) in this process. */
   notificationJob: boolean;
   /** WORKERS: server processes main.ts starts on the one port (node:cluster); more than 1 needs PostgreSQL. */
@@ -207,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA ?? e.DATABASE_URL === undefined,
     adminPassword: e.ADMIN_PASSWORD,
     pgliteFsync: e.PGLITE_FSYNC,
+    testPasswordHashing: e.TEST_PASSWORD_HASHING,
     notificationJob: e.NOTIFICATION_JOB,
     workers: e.WORKERS,
     queryStats: e.QUERY_STATS,

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import { buildApp } from "./app";
+import { useTestPasswordHashing } from "./auth/passwords";
 import { createDeps } from "./bootstrap";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
@@ -13,6 +14,10 @@ const workerIndex = Number(process.env.CC_WORKER ?? 1);
 
 async function main(config: Config): Promise<void> {
   const started = performance.now();
+  if (config.testPasswordHashing) {
+    useTestPasswordHashing();
+    console.warn("TEST_PASSWORD_HASHING=true: new passwords get cheap hashes. For test servers only.");
+  }
   const peer = await startPeer(config);
   const { deps, seed } = await createDeps(config, (err) => console.error(err));
   const app = await buildApp(deps, { logger: true, serveWeb: true });

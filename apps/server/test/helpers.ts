@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
 import { type AppDeps, buildApp } from "../src/app";
-import { hashPassword } from "../src/auth/passwords";
+import { hashPassword, useTestPasswordHashing } from "../src/auth/passwords";
 import { createTokenService } from "../src/auth/tokens";
 import { type Config, loadConfig } from "../src/config";
 import { type Database, openDatabase } from "../src/db/client";
@@ -19,6 +19,10 @@ import type {} from "./provided";
 
 /** `TEST_DB=pg` (with DATABASE_URL) runs the API tests on PostgreSQL, else on in-memory PGlite. */
 export const onPostgres = process.env.TEST_DB === "pg";
+
+// The API tests make and check thousands of throw-away passwords: cheap hashes, as on the browser
+// tests' servers (auth/passwords.ts; passwords.test.ts checks the production parameters).
+useTestPasswordHashing();
 
 let pgliteTemplate: Blob | undefined;
 

@@ -8,8 +8,22 @@ const OPTIONS = {
   parallelism: 1,
 } as const;
 
+/**
+ * Test servers (TEST_PASSWORD_HASHING=true, e2e/serve.mjs) make and check hundreds of passwords
+ * whose strength means nothing: argon2id at 1 MiB and one pass costs a twentieth of the CPU. A hash
+ * names its own parameters, so either kind verifies wherever it is read.
+ */
+const TEST_OPTIONS = { ...OPTIONS, memoryCost: 1024, timeCost: 1 } as const;
+let options: typeof OPTIONS | typeof TEST_OPTIONS = OPTIONS;
+
+/** Switches this process to the test servers' cheap hashes (main.ts, from the configuration), or back. */
+export function useTestPasswordHashing(test = true): void {
+  options = test ? TEST_OPTIONS : OPTIONS;
+  dummyHash = undefined;
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return hash(password, options);
 }
 
 let dummyHash: Promise<string> | undefined;

@@ -55,6 +55,9 @@ export function Shell() {
 
 function ShellLayout() {
   const { t } = useTranslation();
+  // The screen shown, named on the main landmark: it changes in the same render as the screen,
+  // so whoever waits for it (a browser test navigating inside the app) never sees the last one.
+  const { pathname } = useLocation();
   return (
     <AppShell header={{ height: 60 }} padding={{ base: "sm", sm: "md" }}>
       <AppShell.Header>
@@ -72,7 +75,7 @@ function ShellLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Main>
+      <AppShell.Main data-path={pathname}>
         <Container size="lg" px={0} pb={{ base: 0, sm: 56 }}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />

@@ -32,6 +32,7 @@ const WikiTopicPage = lazy(() => import("../features/wiki/WikiTopicPage"));
 const AuthoringPage = lazy(() => import("../features/authoring/AuthoringPage"));
 const QuestionnaireEditorPage = lazy(() => import("../features/authoring/QuestionnaireEditorPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
+const ThemeGalleryPage = lazy(() => import("../theme/ThemeGalleryPage"));
 
 const role = (route: ComponentProps<typeof RequireRole>["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>
@@ -63,6 +64,15 @@ export const router = createBrowserRouter([
     errorElement: <AppErrorPage />,
     children: [
       { path: "/login", element: <LoginPage /> },
+      {
+        // Every component variant in the current theme, for the accessibility test of the themes.
+        path: "/theme-gallery",
+        element: (
+          <Suspense fallback={<PageLoader />}>
+            <ThemeGalleryPage />
+          </Suspense>
+        ),
+      },
       {
         element: (
           <RequireAuth>

@@ -15,7 +15,8 @@ function TopicCard({ topic }: { topic: Topic }) {
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="sm">
         <ContentIcon name={topic.icon} size={52} />
         <Badge
-          color={complete ? "teal" : "gray"}
+          // White on teal 9 reads at 5:1 (on the default filled teal at 3.1:1).
+          color={complete ? "teal.9" : "gray"}
           variant={complete ? "filled" : "light"}
           size="lg"
           data-testid="topic-badge"
