@@ -31,6 +31,12 @@ function polyfill(): void {
     unobserve() {}
     disconnect() {}
   };
+  // Mantine's autosizing Textarea measures again once web fonts have loaded.
+  if (!("fonts" in document)) {
+    Object.defineProperty(document, "fonts", {
+      value: { addEventListener() {}, removeEventListener() {}, ready: Promise.resolve() },
+    });
+  }
 }
 
 export async function setUpComponentTests(): Promise<void> {

@@ -34,8 +34,10 @@ afterEach(() => {
 });
 
 /** The page's buttons a role sees: new profile and import in the header, edit and delete on a card. */
-function visibleButtons(): string[] {
+async function visibleButtons(): Promise<string[]> {
   fireEvent.click(screen.getByRole("button", { name: /Greta Kollegin/ }));
+  // The card's panel opens a frame later; hidden, its buttons would not count.
+  await screen.findByRole("region");
   const shown = (role: "button" | "link", key: string) => screen.queryAllByRole(role, { name: i18n.t(key) }).length > 0;
   return [
     shown("link", "nav.newProfile") && "create",
@@ -48,21 +50,24 @@ function visibleButtons(): string[] {
 describe("users page buttons", () => {
   const cases: Role[][] = [...ROLES.map((r) => [r]), ["supervisor", "employee"]];
 
-  it.each(cases)("shows %s the buttons the access table allows", (...roles) => {
-    signInAs(roles);
-    renderScreen(<UsersPage />, "/users");
-    const expected = [
-      can(roles, "users.create") && "create",
-      can(roles, "users.import") && "import",
-      can(roles, "user.edit") && "edit",
-      can(roles, "user.delete") && "delete",
-    ].filter((b): b is string => b !== false);
-    expect(visibleButtons()).toEqual(expected);
-  });
+  it.each(cases.map((roles) => [roles.join("+"), roles] as const))(
+    "shows %s the buttons the access table allows",
+    async (_, roles) => {
+      signInAs(roles);
+      renderScreen(<UsersPage />, "/users");
+      const expected = [
+        can(roles, "users.create") && "create",
+        can(roles, "users.import") && "import",
+        can(roles, "user.edit") && "edit",
+        can(roles, "user.delete") && "delete",
+      ].filter((b): b is string => b !== false);
+      expect(await visibleButtons()).toEqual(expected);
+    },
+  );
 
-  it("offers no edit or delete on the viewer's own card", () => {
+  it("offers no edit or delete on the viewer's own card", async () => {
     signInAs(["administrator"], COLLEAGUE.id);
     renderScreen(<UsersPage />, "/users");
-    expect(visibleButtons()).toEqual(["create"]);
+    expect(await visibleButtons()).toEqual(["create"]);
   });
 });
