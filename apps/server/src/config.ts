@@ -121,7 +121,7 @@ export interface Config {
   notificationJob: boolean;
   /** WORKERS: server processes main.ts starts on the one port (node:cluster); more than 1 needs PostgreSQL. */
   workers: number;
-  /** Login limits (auth/limits.ts), counted in the database for every server on it. */
+  /** Login limits (security/limits.ts), counted in the database for every server on it. */
   limits: LimitSettings;
   /** Sessions end this long after their login, however often refreshed (SESSION_MAX_HOURS). */
   sessionMaxSeconds: number;

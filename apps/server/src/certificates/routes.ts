@@ -1,9 +1,9 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { certificatePdf, getUserProgress } from "./service";
 
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {

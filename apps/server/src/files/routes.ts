@@ -1,9 +1,9 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { assertMay, ownedBy } from "../access/policy";
-import { actorOf, authenticate } from "../auth/guards";
 import type { Db } from "../db/client";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { findMedia, MEDIA_CSP, type MediaMeta, parseRange, readMedia } from "./service";
 
 /** Sends a media file, honouring one HTTP byte range. */

@@ -1,9 +1,9 @@
 import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { mayEditQuestionnaire } from "../access/policy";
-import { actorOf, authenticate } from "../auth/guards";
 import { AppError } from "../errors";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 
