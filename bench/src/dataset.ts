@@ -1,7 +1,7 @@
 import { loginKey } from "@carecampus/contract";
-import { hashPassword } from "../../apps/server/src/auth/passwords";
 import type { Db } from "../../apps/server/src/db/client";
 import { facilities, preferences, userRoles, users } from "../../apps/server/src/db/schema";
+import { hashPassword } from "../../apps/server/src/security/passwords";
 
 export const BENCH_PASSWORD = "Bench-1234!";
 

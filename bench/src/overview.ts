@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
-import { hashPassword } from "../../apps/server/src/auth/passwords";
 import type { Db } from "../../apps/server/src/db/client";
+import { hashPassword } from "../../apps/server/src/security/passwords";
 import { BENCH_PASSWORD } from "./dataset";
 import { startServer, stopServer } from "./server";
 

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import autocannon from "autocannon";
-import { hashPassword } from "../../apps/server/src/auth/passwords";
 import { DEMO_CONTENT } from "../../apps/server/src/bootstrap";
 import { loadPackage } from "../../apps/server/src/content/package";
 import { importPackage } from "../../apps/server/src/content/service";
 import type { Db } from "../../apps/server/src/db/client";
 import { facilities } from "../../apps/server/src/db/schema";
+import { hashPassword } from "../../apps/server/src/security/passwords";
 import { insertUser } from "../../apps/server/src/users/service";
 import { BENCH_PASSWORD } from "./dataset";
 import { withFreshDatabase } from "./fresh";

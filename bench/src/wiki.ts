@@ -1,6 +1,6 @@
-import { hashPassword } from "../../apps/server/src/auth/passwords";
 import type { Db } from "../../apps/server/src/db/client";
 import { facilities, wikiPages, wikiRevisions, wikiTopics } from "../../apps/server/src/db/schema";
+import { hashPassword } from "../../apps/server/src/security/passwords";
 import { insertUser } from "../../apps/server/src/users/service";
 import { reindexPage } from "../../apps/server/src/wiki/service";
 import { BENCH_PASSWORD } from "./dataset";

@@ -1,3 +1,8 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { MIN_TOKEN_LIFETIME_SECONDS, TOKEN_REFRESH_LEAD_SECONDS } from "@carecampus/contract";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
 
@@ -58,5 +63,39 @@ describe("configuration", () => {
     expect(() => loadConfig({ EXTERNAL_COURSES_CERTIFY: "no-training-key" })).toThrow(/EXTERNAL_COURSES_CERTIFY/);
     expect(() => loadConfig({ EXTERNAL_COURSES_RETRIES: "50" })).toThrow(/EXTERNAL_COURSES_RETRIES/);
     expect(() => loadConfig({ EXTERNAL_COURSES_URL: "not a url" })).toThrow(/EXTERNAL_COURSES_URL/);
+  });
+
+  it("refuses a token lifetime the web client cannot refresh in time, naming the setting and the minimum", () => {
+    // spec §9: the client's timer ends 20 s before expiry and it refreshes 10 s before that.
+    expect(TOKEN_REFRESH_LEAD_SECONDS).toBe(30);
+    expect(MIN_TOKEN_LIFETIME_SECONDS).toBe(31);
+    expect(() => loadConfig({ TOKEN_LIFETIME_SECONDS: "30" })).toThrow(ConfigError);
+    expect(() => loadConfig({ TOKEN_LIFETIME_SECONDS: "30" })).toThrow(
+      /TOKEN_LIFETIME_SECONDS: at least 31 seconds: the web client refreshes a token 30 s before it expires/,
+    );
+    expect(() => loadConfig({ TOKEN_LIFETIME_SECONDS: "5" })).toThrow(/TOKEN_LIFETIME_SECONDS: at least 31/);
+    expect(loadConfig({ TOKEN_LIFETIME_SECONDS: "31" }).tokenLifetimeSeconds).toBe(31);
+    // The browser tests' main server (e2e/playwright.config.ts) runs with 40.
+    expect(loadConfig({ TOKEN_LIFETIME_SECONDS: "40" }).tokenLifetimeSeconds).toBe(40);
+    expect(loadConfig({}).tokenLifetimeSeconds).toBe(300);
+  });
+
+  it("does not start with such a lifetime: main.ts prints the message and exits before opening any data", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-config-start-"));
+    try {
+      const { DATABASE_URL: _db, ...env } = process.env;
+      const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: path.resolve(import.meta.dirname, ".."),
+        env: { ...env, DATA_DIR: dataDir, PORT: "0", TOKEN_LIFETIME_SECONDS: "30" },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toContain("Invalid configuration:");
+      expect(run.stderr).toContain("TOKEN_LIFETIME_SECONDS: at least 31 seconds");
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,13 @@
 import path from "node:path";
-import { parseSettings, SETTING_NAMES, type Settings, settingEnvName } from "@carecampus/contract";
+import {
+  MIN_TOKEN_LIFETIME_SECONDS,
+  parseSettings,
+  SETTING_NAMES,
+  type Settings,
+  settingEnvName,
+  TOKEN_LIFETIME_SECONDS,
+  TOKEN_REFRESH_LEAD_SECONDS,
+} from "@carecampus/contract";
 import { z } from "zod";
 import { serverPath } from "./paths";
 
@@ -16,7 +24,14 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
-  TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(30).max(86_400).default(300),
+  TOKEN_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(MIN_TOKEN_LIFETIME_SECONDS, {
+      error: `at least ${MIN_TOKEN_LIFETIME_SECONDS} seconds: the web client refreshes a token ${TOKEN_REFRESH_LEAD_SECONDS} s before it expires, so a shorter lifetime leaves pages with an expired token`,
+    })
+    .max(86_400)
+    .default(TOKEN_LIFETIME_SECONDS),
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SMTP_FROM: z.string().default("CareCampus <no-reply@carecampus.local>"),
   MAX_USERS: optionalInt,
@@ -110,7 +125,7 @@ export interface Config {
   notificationJob: boolean;
   /** WORKERS: server processes main.ts starts on the one port (node:cluster); more than 1 needs PostgreSQL. */
   workers: number;
-  /** Login limits (auth/limits.ts), counted in the database for every server on it. */
+  /** Login limits (security/limits.ts), counted in the database for every server on it. */
   limits: LimitSettings;
   /** Sessions end this long after their login, however often refreshed (SESSION_MAX_HOURS). */
   sessionMaxSeconds: number;

@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import { buildApp } from "./app";
-import { useTestPasswordHashing } from "./auth/passwords";
+import { useTestPasswordHashing } from "./security/passwords";
 import { createDeps } from "./bootstrap";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";

@@ -7,13 +7,13 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
 import { type AppDeps, buildApp } from "../src/app";
-import { hashPassword, useTestPasswordHashing } from "../src/auth/passwords";
 import { createTokenService } from "../src/auth/tokens";
 import { type Config, loadConfig } from "../src/config";
 import { type Database, openDatabase } from "../src/db/client";
 import { facilities } from "../src/db/schema";
 import { seedReferenceLists } from "../src/demo/seed";
 import { createMailer, type Mailer } from "../src/mail/mailer";
+import { hashPassword, useTestPasswordHashing } from "../src/security/passwords";
 import { insertUser } from "../src/users/service";
 import type {} from "./provided";
 

@@ -9,6 +9,17 @@ export const TOKEN_LIFETIME_SECONDS = 300;
 export const TOKEN_MARGIN_SECONDS = 20;
 /** Refresh when fewer than this many seconds remain on the client's timer. */
 export const TOKEN_REFRESH_BELOW_SECONDS = 10;
+/**
+ * How long before a token's expiry the web client refreshes it (spec §9): its timer ends
+ * TOKEN_MARGIN_SECONDS early and it refreshes TOKEN_REFRESH_BELOW_SECONDS before that.
+ */
+export const TOKEN_REFRESH_LEAD_SECONDS = TOKEN_MARGIN_SECONDS + TOKEN_REFRESH_BELOW_SECONDS;
+/**
+ * The shortest token lifetime the server accepts (TOKEN_LIFETIME_SECONDS): a token that lives no
+ * longer than the refresh lead is due for refresh the moment it is issued, and a page keeps it
+ * until it has expired.
+ */
+export const MIN_TOKEN_LIFETIME_SECONDS = TOKEN_REFRESH_LEAD_SECONDS + 1;
 /** A token with this many seconds or fewer left counts as expired. */
 export const TOKEN_EXPIRED_AT_SECONDS = 1;
 export const QM_COOKIE = "dont-show-carely-qm-msg-again";

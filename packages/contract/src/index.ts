@@ -4,6 +4,7 @@ export * from "./endpoints";
 export * from "./errors";
 export * from "./messages";
 export * from "./roles";
+export * from "./rules/access";
 export * from "./rules/calendar";
 export * from "./rules/calendar-events";
 export * from "./rules/content";

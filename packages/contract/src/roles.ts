@@ -21,31 +21,6 @@ export function seesAllFacilities(roles: readonly Role[]): boolean {
   return roles.includes("superchris") || roles.includes("contentmanager");
 }
 
-/** The roles a route of spec §2 admits; `null` means every logged-in user. */
-export const ROUTE_ROLES = {
-  home: null,
-  topic: ["employee"],
-  profile: null,
-  account: null,
-  editUser: USER_EDITOR_ROLES,
-  progress: STAFF_ROLES,
-  calendar: STAFF_ROLES,
-  users: STAFF_ROLES,
-  helpRequests: STAFF_ROLES,
-  /** External courses of a partner: who did which (only with show-external-trainings). */
-  partnerCourses: STAFF_ROLES,
-  /** Authoring (issue 16): administrators and Super-Admins write, supervisors read. */
-  authoring: STAFF_ROLES,
-  help: null,
-  wiki: null,
-} as const satisfies Record<string, readonly Role[] | null>;
-export type RouteName = keyof typeof ROUTE_ROLES;
-
-export function mayOpenRoute(roles: readonly Role[], route: RouteName): boolean {
-  const allowed = ROUTE_ROLES[route];
-  return allowed === null || hasAnyRole(roles, allowed);
-}
-
 /**
  * The roles `actor` may give (spec §6): superchris every role; contentmanager every role but
  * superchris; administrator administrator, supervisor and employee; nobody else any.

@@ -1,4 +1,4 @@
-import { ErrorCode, ROLES, type Role } from "@carecampus/contract";
+import { ACCESS_ROLES, can, ErrorCode, ROLES, type Role } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
@@ -8,7 +8,20 @@ import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { topics, trainings } from "../db/schema";
 import { AppError } from "../errors";
-import { ACTIONS, type Action, type Actor, assertMay, assertMayGrant, decide, type Outcome } from "./policy";
+import {
+  ACTIONS,
+  type Action,
+  type Actor,
+  assertMay,
+  assertMayEditContent,
+  assertMayGrant,
+  decide,
+  type EditedContent,
+  mayEditContent,
+  type Outcome,
+  ownedBy,
+  POLICIES,
+} from "./policy";
 
 const A: Outcome = "allow";
 const F: Outcome = "forbidden";
@@ -74,7 +87,9 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["wiki.editFacility",         A, A,       A, A,       A, N,       F, F,       F, F],
   ["wiki.upload",               A, A,       A, A,       A, A,       F, F,       F, F],
   ["wiki.readFacility",         A, A,       A, A,       A, N,       A, N,       A, N],
+  ["wiki.page",                 A, A,       A, A,       A, N,       A, N,       A, N],
   ["wiki.confirmations",        A, A,       A, A,       A, N,       A, N,       F, F],
+  ["media.view",                A, A,       A, A,       A, N,       A, N,       A, N],
   ["partnerCourses.read",       A, A,       A, A,       A, N,       A, N,       F, F],
   ["authoring.read",            A, A,       A, A,       A, N,       A, N,       F, F],
   ["authoring.editFacility",    A, A,       A, A,       A, N,       F, F,       F, F],
@@ -108,9 +123,101 @@ const BY_TARGET_ROLE: [Role, ...Outcome[]][] = [
   ["employee",               F,         F,         F,         F,         F],
 ];
 
+/**
+ * Content a facility owns or everyone shares (wiki pages, questionnaires, media): the same
+ * rule on common content (no facility), the actor's facility's and another's.
+ */
+// biome-ignore format: the table is read by its columns
+const OWNED: [Action | `edit ${EditedContent}`, ...Outcome[]][] = [
+  //                           superchris      contentmgr      administr.      supervisor      employee
+  //                           com own other   com own other   com own other   com own other   com own other
+  ["edit wikiPage",             A, A, A,        A, A, A,        F, A, N,        F, F, F,        F, F, F],
+  ["edit questionnaire",        A, A, A,        A, A, A,        F, A, N,        F, F, F,        F, F, F],
+  ["authoring.read",            A, A, A,        A, A, A,        A, A, N,        A, A, N,        F, F, F],
+  ["wiki.page",                 A, A, A,        A, A, A,        A, A, N,        A, A, N,        A, A, N],
+  ["media.view",                A, A, A,        A, A, A,        A, A, N,        A, A, N,        A, A, N],
+];
+
+/**
+ * The contract's role table (packages/contract rules/access.ts), written out: what the web app
+ * shows and what the server admits before it looks at a target. ✓ admitted, · refused.
+ */
+// biome-ignore format: the table is read by its columns
+const ROLE_TABLE: Record<Action, string> = {
+  //                            sc cm ad su em
+  "learning.take":              "✓  ·  ·  ·  ✓",
+  "help.ask":                   "✓  ·  ·  ·  ✓",
+  "users.list":                 "✓  ✓  ✓  ✓  ·",
+  "catalogue.read":             "✓  ✓  ✓  ✓  ·",
+  "users.create":               "✓  ✓  ✓  ·  ·",
+  "users.import":               "✓  ·  ·  ·  ·",
+  "user.place":                 "✓  ✓  ✓  ·  ·",
+  "facilities.list":            "✓  ✓  ✓  ·  ·",
+  "facilities.create":          "✓  ✓  ·  ·  ·",
+  "overview.read":              "✓  ✓  ✓  ✓  ·",
+  "overview.export":            "✓  ✓  ·  ·  ·",
+  "qualifications.list":        "✓  ✓  ✓  ✓  ·",
+  "qualifications.create":      "✓  ✓  ✓  ·  ·",
+  "user.view":                  "✓  ✓  ✓  ✓  ·",
+  "certificate.view":           "✓  ✓  ✓  ✓  ·",
+  "user.account":               "✓  ·  ·  ·  ·",
+  "user.read":                  "✓  ✓  ✓  ✓  ·",
+  "user.qualifications.read":   "✓  ✓  ✓  ✓  ·",
+  "user.edit":                  "✓  ✓  ✓  ·  ·",
+  "user.delete":                "✓  ✓  ✓  ·  ·",
+  "training.markPassed":        "✓  ✓  ✓  ✓  ·",
+  "help.read":                  "✓  ✓  ✓  ✓  ·",
+  "help.handle":                "✓  ✓  ✓  ✓  ·",
+  "help.flagContent":           "✓  ✓  ·  ·  ·",
+  "calendar.read":              "✓  ✓  ✓  ✓  ·",
+  "calendar.plan":              "✓  ✓  ✓  ✓  ·",
+  "tutorial.admin":             "✓  ✓  ✓  ✓  ·",
+  "wiki.editCommon":            "✓  ✓  ·  ·  ·",
+  "wiki.editFacility":          "✓  ✓  ✓  ·  ·",
+  "wiki.upload":                "✓  ✓  ✓  ·  ·",
+  "wiki.readFacility":          "✓  ✓  ✓  ✓  ✓",
+  "wiki.page":                  "✓  ✓  ✓  ✓  ✓",
+  "wiki.confirmations":         "✓  ✓  ✓  ✓  ·",
+  "media.view":                 "✓  ✓  ✓  ✓  ✓",
+  "partnerCourses.read":        "✓  ✓  ✓  ✓  ·",
+  "authoring.read":             "✓  ✓  ✓  ✓  ·",
+  "authoring.editFacility":     "✓  ✓  ✓  ·  ·",
+  "authoring.editCommon":       "✓  ✓  ·  ·  ·",
+  "authoring.upload":           "✓  ✓  ✓  ·  ·",
+};
+
 describe("access policies (pure)", () => {
   it("the tables name every action", () => {
     expect(TABLE.map((r) => r[0]).sort()).toEqual([...ACTIONS].sort());
+    expect(Object.keys(ROLE_TABLE).sort()).toEqual([...ACTIONS].sort());
+    expect(Object.keys(POLICIES).sort()).toEqual(Object.keys(ACCESS_ROLES).sort());
+  });
+
+  const admissions = ACTIONS.flatMap((action) =>
+    ROLES.map((role, i) => [role, action, ROLE_TABLE[action].split(/\s+/)[i] === "✓"] as const),
+  );
+  it.each(admissions)("%s, %s: the contract admits → %s, and the server admits the same", (role, action, admitted) => {
+    expect(can([role], action)).toBe(admitted);
+    // Without a target the server decides by the role alone: the contract's table, nothing else.
+    expect(decide(ACTORS[role], action)).toBe(admitted ? A : POLICIES[action].refused);
+  });
+
+  const ownedRows = OWNED.flatMap(([rule, ...outcomes]) =>
+    ROLES.flatMap((role, i) =>
+      ([null, OWN, OTHER] as const).map((facilityId, j) => [role, rule, facilityId, outcomes[3 * i + j]] as const),
+    ),
+  );
+  it.each(ownedRows)("%s, %s on content of facility %s → %s", (role, rule, facilityId, expected) => {
+    const me = ACTORS[role];
+    if (rule.startsWith("edit ")) {
+      const kind = rule.slice("edit ".length) as EditedContent;
+      expect(mayEditContent(me, kind, facilityId)).toBe(expected === A);
+      const run = () => assertMayEditContent(me, kind, facilityId);
+      if (expected === A) expect(run).not.toThrow();
+      else expect(run).toThrow(expect.objectContaining({ status: expected === N ? 404 : 403 }));
+    } else {
+      expect(decide(me, rule as Action, ownedBy(facilityId))).toBe(expected);
+    }
   });
 
   const rows = TABLE.flatMap(([action, ...outcomes]) =>
@@ -155,6 +262,11 @@ describe("access policies (pure)", () => {
     ["supervisor", "overview.read", { facilityId: OTHER }, ErrorCode.facilityNotFound, 404],
     ["administrator", "qualifications.create", { facilityId: OTHER }, ErrorCode.facilityNotFound, 404],
     ["contentmanager", "user.edit", { id: 200, facilityId: null, roles: ["superchris"] }, ErrorCode.forbidden, 403],
+    ["employee", "media.view", { facilityId: OTHER }, ErrorCode.imageNotFound, 404],
+    ["supervisor", "wiki.page", { facilityId: OTHER }, ErrorCode.notFound, 404],
+    ["supervisor", "wiki.confirmations", { facilityId: OTHER }, ErrorCode.facilityNotFound, 404],
+    ["employee", "wiki.confirmations", { facilityId: OWN }, ErrorCode.notAllowedToSeeEmployees, 403],
+    ["administrator", "authoring.read", { facilityId: OTHER }, ErrorCode.questionnaireNotFound, 404],
   ] as const)("assertMay: %s, %s on %j → code %s, status %s", (role, action, target, code, status) => {
     const run = () => assertMay(ACTORS[role], action, target);
     expect(run).toThrow(AppError);

@@ -1,12 +1,12 @@
 import {
+  ACCESS_ACTIONS,
+  type AccessAction,
+  can,
   ErrorCode,
   grantableRoles,
-  hasAnyRole,
   type Language,
   type Role,
-  STAFF_ROLES,
   seesAllFacilities,
-  USER_EDITOR_ROLES,
 } from "@carecampus/contract";
 import { AppError } from "../errors";
 
@@ -39,9 +39,11 @@ interface Failure {
   message: string;
 }
 
+/**
+ * What the server adds to the contract's role table (ACCESS_ROLES, which the web app's menus
+ * and buttons read too): the facility scope, self, grant, and the error of each refusal.
+ */
 interface Policy {
-  /** Roles admitted (superchris passes every role check, spec §6); null: every logged-in user. */
-  roles: readonly Role[] | null;
   /** What a refused role is told: forbidden, or not-found where even the refusal would reveal the target. */
   refused: "forbidden" | "not-found";
   forbidden?: Failure;
@@ -73,27 +75,26 @@ const QUESTIONNAIRE_NOT_FOUND: Failure = { code: ErrorCode.questionnaireNotFound
 const NOT_PLANNER: Failure = { code: ErrorCode.forbidden, message: "The training calendar is for staff" };
 
 /**
- * Every permission rule of spec §6 in one table (ARCHITECTURE decision 17). Invisible and
- * missing targets look alike: what lies in another facility is answered with the feature's
- * not-found code, never 403.
+ * Every permission rule of spec §6 in one table (ARCHITECTURE decision 17): who is admitted
+ * comes from the contract's ACCESS_ROLES (the web app shows its buttons by the same), the rest
+ * is here. Invisible and missing targets look alike: what lies in another facility is answered
+ * with the feature's not-found code, never 403.
  */
 export const POLICIES = {
   /** Quiz and learning pages: only learners have trainings (spec §2). */
-  "learning.take": { roles: ["employee"], refused: "forbidden", forbidden: NOT_LEARNER },
-  "help.ask": { roles: ["employee"], refused: "forbidden", forbidden: NOT_LEARNER },
+  "learning.take": { refused: "forbidden", forbidden: NOT_LEARNER },
+  "help.ask": { refused: "forbidden", forbidden: NOT_LEARNER },
   /** User search and the choices of a matrix: staff (1015 for everyone else, spec §8). */
-  "users.list": { roles: STAFF_ROLES, refused: "forbidden", forbidden: NOT_STAFF },
-  "catalogue.read": { roles: STAFF_ROLES, refused: "forbidden", forbidden: NOT_STAFF },
-  "users.create": { roles: USER_EDITOR_ROLES, refused: "forbidden", forbidden: NOT_EDITOR },
+  "users.list": { refused: "forbidden", forbidden: NOT_STAFF },
+  "catalogue.read": { refused: "forbidden", forbidden: NOT_STAFF },
+  "users.create": { refused: "forbidden", forbidden: NOT_EDITOR },
   /** CSV import: superusers only (spec §6 "sees user import"). */
   "users.import": {
-    roles: [],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a superuser imports users" },
   },
   /** Putting a user into a facility (create, edit): an editor, into a facility of theirs. */
   "user.place": {
-    roles: USER_EDITOR_ROLES,
     refused: "forbidden",
     forbidden: NOT_EDITOR,
     scope: true,
@@ -101,18 +102,15 @@ export const POLICIES = {
   },
   /** Facility list of the user form: administrators (their own) and Super-Admins (all). */
   "facilities.list": {
-    roles: ["administrator", "contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Your role may not list facilities" },
   },
   "facilities.create": {
-    roles: ["contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin creates facilities" },
   },
   /** The progress overview and its export, of a facility within scope. */
   "overview.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
@@ -120,40 +118,35 @@ export const POLICIES = {
   },
   /** The overview's xlsx export: superusers and Super-Admins only (spec §6). */
   "overview.export": {
-    roles: ["contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin exports the overview" },
   },
   /** A facility's additional qualifications. */
   "qualifications.list": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
     notFound: FACILITY_NOT_FOUND,
   },
   "qualifications.create": {
-    roles: USER_EDITOR_ROLES,
     refused: "forbidden",
     forbidden: NOT_EDITOR,
     scope: true,
     notFound: FACILITY_NOT_FOUND,
   },
   /** A user's account data and progress: themselves, or staff of their facility; nobody else learns they exist. */
-  "user.view": { roles: STAFF_ROLES, refused: "not-found", self: "allow", scope: true, notFound: USER_NOT_FOUND },
+  "user.view": { refused: "not-found", self: "allow", scope: true, notFound: USER_NOT_FOUND },
   /** A certificate: as its owner's data, but answered with 1011. */
   "certificate.view": {
-    roles: STAFF_ROLES,
     refused: "not-found",
     self: "allow",
     scope: true,
     notFound: { code: ErrorCode.certificateNotFound, message: "Certificate not found" },
   },
   /** Account settings and preferences: only the user themselves (or a superuser). */
-  "user.account": { roles: [], refused: "not-found", self: "allow", notFound: USER_NOT_FOUND },
+  "user.account": { refused: "not-found", self: "allow", notFound: USER_NOT_FOUND },
   /** A user's master data and training matrix in the administration. */
   "user.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
@@ -161,7 +154,6 @@ export const POLICIES = {
   },
   /** A user's additional qualifications: their own, or as user.read. */
   "user.qualifications.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     self: "allow",
@@ -170,7 +162,6 @@ export const POLICIES = {
   },
   /** Editing a user, their matrix or their additional qualifications. */
   "user.edit": {
-    roles: USER_EDITOR_ROLES,
     refused: "forbidden",
     forbidden: NOT_EDITOR,
     scope: true,
@@ -178,7 +169,6 @@ export const POLICIES = {
     notFound: USER_NOT_FOUND,
   },
   "user.delete": {
-    roles: USER_EDITOR_ROLES,
     refused: "forbidden",
     forbidden: NOT_EDITOR,
     self: "refuse",
@@ -189,7 +179,6 @@ export const POLICIES = {
   },
   /** A passive (in-person) training marked passed: supervisors too (decision 5). */
   "training.markPassed": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
@@ -197,14 +186,12 @@ export const POLICIES = {
   },
   /** Help requests (decision 19): staff see and answer those of their facility's learners; Super-Admins all. */
   "help.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_HELP_STAFF,
     scope: true,
     notFound: HELP_NOT_FOUND,
   },
   "help.handle": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_HELP_STAFF,
     scope: true,
@@ -212,7 +199,6 @@ export const POLICIES = {
   },
   /** 'Content needs fixing' and its work list: the content's owners. */
   "help.flagContent": {
-    roles: ["contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin marks content for fixing" },
   },
@@ -222,7 +208,6 @@ export const POLICIES = {
    * their own events through their invitation, not through this rule.
    */
   "calendar.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_PLANNER,
     scope: true,
@@ -233,7 +218,6 @@ export const POLICIES = {
    * events and recording attendance. Another facility is an unknown one (1003).
    */
   "calendar.plan": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_PLANNER,
     scope: true,
@@ -241,35 +225,42 @@ export const POLICIES = {
   },
   /** The staff version of the tutorial (spec §6 'Help tutorial'). */
   "tutorial.admin": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "The staff tutorial is for staff" },
   },
   /** Wiki (decision 14): common pages are the Super-Admins' (spec §6 'wiki admin mode'). */
   "wiki.editCommon": {
-    roles: ["contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin edits the common wiki pages" },
   },
   /** A facility's own pages: its administrators and Super-Admins; another facility's page is unknown. */
   "wiki.editFacility": {
-    roles: ["administrator", "contentmanager"],
     refused: "forbidden",
     forbidden: NOT_WIKI_EDITOR,
     scope: true,
     notFound: WIKI_NOT_FOUND,
   },
   /** Uploading a wiki image: whoever edits pages at all, checked before the body is read. */
-  "wiki.upload": { roles: ["administrator", "contentmanager"], refused: "forbidden", forbidden: NOT_WIKI_EDITOR },
+  "wiki.upload": { refused: "forbidden", forbidden: NOT_WIKI_EDITOR },
   /** Seeing a facility's pages (?facility=): its users and Super-Admins; another facility is unknown (1003). */
-  "wiki.readFacility": { roles: null, refused: "not-found", scope: true, notFound: FACILITY_NOT_FOUND },
+  "wiki.readFacility": { refused: "not-found", scope: true, notFound: FACILITY_NOT_FOUND },
+  /** A facility's page, by id: only within that facility (common pages are everyone's, no target). */
+  "wiki.page": { refused: "not-found", scope: true, notFound: WIKI_NOT_FOUND },
   /** Who in a facility confirmed a page: its staff (the overview's readers). */
   "wiki.confirmations": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
     notFound: FACILITY_NOT_FOUND,
+  },
+  /**
+   * A facility's question image or video and a facility's wiki image exist only within that
+   * facility; common media are everyone's (no target). 1009 like a missing file.
+   */
+  "media.view": {
+    refused: "not-found",
+    scope: true,
+    notFound: { code: ErrorCode.imageNotFound, message: "Image not found" },
   },
   /**
    * A user's partner courses (external courses, not the additional qualifications): staff see
@@ -277,7 +268,6 @@ export const POLICIES = {
    * a user elsewhere is unknown. Learners see their own through learning.take.
    */
   "partnerCourses.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: NOT_STAFF,
     scope: true,
@@ -288,7 +278,6 @@ export const POLICIES = {
    * read only; another facility's questionnaire does not exist (1006).
    */
   "authoring.read": {
-    roles: STAFF_ROLES,
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Authoring is for staff" },
     scope: true,
@@ -296,7 +285,6 @@ export const POLICIES = {
   },
   /** A facility's own questionnaires (spec §6 'creates own questionnaires'): its administrators and Super-Admins. */
   "authoring.editFacility": {
-    roles: ["administrator", "contentmanager"],
     refused: "forbidden",
     forbidden: NOT_AUTHOR,
     scope: true,
@@ -304,16 +292,16 @@ export const POLICIES = {
   },
   /** Common content (topics, trainings, common and package questionnaires): Super-Admins. */
   "authoring.editCommon": {
-    roles: ["contentmanager"],
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a Super-Admin edits common content" },
   },
   /** A question's image or video: whoever edits questionnaires at all, checked before the body is read. */
-  "authoring.upload": { roles: ["administrator", "contentmanager"], refused: "forbidden", forbidden: NOT_AUTHOR },
-} as const satisfies Record<string, Policy>;
+  "authoring.upload": { refused: "forbidden", forbidden: NOT_AUTHOR },
+} as const satisfies Record<AccessAction, Policy>;
 
-export type Action = keyof typeof POLICIES;
-export const ACTIONS = Object.keys(POLICIES) as Action[];
+/** The contract's actions: the table above must describe each, and no other. */
+export type Action = AccessAction;
+export const ACTIONS: readonly Action[] = ACCESS_ACTIONS;
 
 /** The facilities an actor works in: all (superchris, contentmanager), their own, or none. */
 export function facilityScope(actor: Pick<Actor, "roles" | "facilityId">): "all" | number | null {
@@ -326,14 +314,46 @@ export function inFacilityScope(actor: Pick<Actor, "roles" | "facilityId">, faci
   return scope === "all" || (facilityId !== null && scope === facilityId);
 }
 
+/**
+ * What an owned thing (a questionnaire, a wiki page, a media file) is, as a target: a facility's
+ * own is scoped to it; common content (facilityId null) belongs to everyone and has no facility
+ * to be outside of.
+ */
+export function ownedBy(facilityId: number | null): Target | undefined {
+  return facilityId === null ? undefined : { facilityId };
+}
+
+/** Content written by a facility or for everyone: the rule that edits each (issue 16, decision 14). */
+const EDIT_RULES = {
+  questionnaire: { common: "authoring.editCommon", facility: "authoring.editFacility" },
+  wikiPage: { common: "wiki.editCommon", facility: "wiki.editFacility" },
+} as const satisfies Record<string, { common: Action; facility: Action }>;
+export type EditedContent = keyof typeof EDIT_RULES;
+
+function editRule(kind: EditedContent, facilityId: number | null): Action {
+  return facilityId === null ? EDIT_RULES[kind].common : EDIT_RULES[kind].facility;
+}
+
+/** May the actor change this content, a facility's own or common (facilityId null)? */
+export function mayEditContent(
+  actor: Pick<Actor, "id" | "roles" | "facilityId">,
+  kind: EditedContent,
+  facilityId: number | null,
+): boolean {
+  return decide(actor, editRule(kind, facilityId), ownedBy(facilityId)) === "allow";
+}
+
+/** Throws the refusal of an edit: common content 403 for non-editors; a facility's 403 by role, 404 outside scope. */
+export function assertMayEditContent(actor: Actor, kind: EditedContent, facilityId: number | null): void {
+  assertMay(actor, editRule(kind, facilityId), ownedBy(facilityId));
+}
+
 /** May the actor change a questionnaire (authoring): a facility's own, or common content (facilityId null)? */
 export function mayEditQuestionnaire(
   actor: Pick<Actor, "id" | "roles" | "facilityId">,
   facilityId: number | null,
 ): boolean {
-  return facilityId === null
-    ? decide(actor, "authoring.editCommon") === "allow"
-    : decide(actor, "authoring.editFacility", { facilityId }) === "allow";
+  return mayEditContent(actor, "questionnaire", facilityId);
 }
 
 /** Roles in `roles` the actor could not grant (spec §6). */
@@ -350,7 +370,7 @@ export function decide(actor: Pick<Actor, "id" | "roles" | "facilityId">, action
   const policy: Policy = POLICIES[action];
   const self = target?.id !== undefined && target.id === actor.id;
   if (self && policy.self === "allow") return "allow";
-  if (policy.roles !== null && !hasAnyRole(actor.roles, policy.roles)) return policy.refused;
+  if (!can(actor.roles, action)) return policy.refused;
   if (policy.scope && target && !self && !inFacilityScope(actor, target.facilityId ?? null)) return "not-found";
   if (self && policy.self === "refuse") return "forbidden";
   if (policy.grant && target?.roles && ungrantable(actor, target.roles).length > 0) return "forbidden";
@@ -365,7 +385,7 @@ export function notFound(action: Action): AppError {
 
 function forbidden(actor: Actor, action: Action, target: Target | undefined): AppError {
   const policy: Policy = POLICIES[action];
-  if (policy.roles !== null && hasAnyRole(actor.roles, policy.roles)) {
+  if (can(actor.roles, action)) {
     if (target?.id === actor.id && policy.self === "refuse") {
       return new AppError(ErrorCode.forbidden, policy.selfRefused ?? "Not on yourself");
     }

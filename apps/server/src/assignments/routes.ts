@@ -1,7 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { getCatalogue, getTrainingMatrix, saveTrainingMatrix } from "./service";
 
 export async function assignmentRoutes(app: FastifyInstance): Promise<void> {

@@ -2,8 +2,8 @@ import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { limitDeps } from "../deps";
 import { route } from "../http/route";
-import { actorOf, authenticate, authTimeOf } from "./guards";
-import { consumeForgotPassword } from "./limits";
+import { actorOf, authenticate, authTimeOf } from "../security/guards";
+import { consumeForgotPassword } from "../security/limits";
 import { forgotPassword, login, refresh } from "./service";
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {

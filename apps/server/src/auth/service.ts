@@ -6,13 +6,14 @@ import { AppError } from "../errors";
 import { enqueueMail, mailQueued } from "../mail/outbox";
 import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
 import { createNotifications } from "../notifications/service";
-import { findUserByLogin, getUser, loadSessionUser, usersWithRole } from "../users/service";
-import { beginAttempt, passwordKey } from "./limits";
-import { verifyPassword } from "./passwords";
+import { beginAttempt, passwordKey } from "../security/limits";
+import { verifyPassword } from "../security/passwords";
+import { loadSessionUser } from "../security/session-cache";
+import { findUserByLogin, getUser, usersWithRole } from "../users/service";
 
 /**
  * Login: unknown login and wrong password give the same answer (1000) in the same time, and
- * count alike against the account's and the IP's failure limits (auth/limits.ts); a blocked
+ * count alike against the account's and the IP's failure limits (security/limits.ts); a blocked
  * account or IP answers 429 before any password is checked.
  */
 export async function login(deps: LoginDeps, loginName: string, password: string, ip: string): Promise<LoginResponse> {

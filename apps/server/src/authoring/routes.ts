@@ -1,8 +1,8 @@
 import { endpoints, UPLOAD_MAX_BYTES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { importBank, previewBankFor } from "./bank-import";
 import { storeQuestionMedia } from "./media";
 import {

@@ -15,7 +15,7 @@ import {
   type TrainingWrite,
 } from "@carecampus/contract";
 import { and, asc, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
-import { type Actor, assertMay, decide, mayEditQuestionnaire } from "../access/policy";
+import { type Actor, assertMay, assertMayEditContent, decide, mayEditQuestionnaire, ownedBy } from "../access/policy";
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
@@ -48,21 +48,17 @@ type QuestionnaireRow = typeof questionnaires.$inferSelect & {
 
 const notFound = () => new AppError(ErrorCode.questionnaireNotFound, "Questionnaire not found");
 
-/** Facility questionnaires are their facility's; common and package ones everyone's. */
-function target(q: { facilityId: number | null }) {
-  return q.facilityId === null ? undefined : { facilityId: q.facilityId };
-}
-
-/** May the actor see the questionnaire in authoring? (404 for another facility's, 403 for learners) */
+/**
+ * May the actor see the questionnaire in authoring? (404 for another facility's, 403 for
+ * learners) Facility questionnaires are their facility's; common and package ones everyone's.
+ */
 function assertRead(actor: Actor, q: { facilityId: number | null }): void {
-  if (q.facilityId === null) assertMay(actor, "authoring.read");
-  else assertMay(actor, "authoring.read", target(q));
+  assertMay(actor, "authoring.read", ownedBy(q.facilityId));
 }
 
 function assertEdit(actor: Actor, q: { facilityId: number | null }): void {
   assertRead(actor, q);
-  if (q.facilityId === null) assertMay(actor, "authoring.editCommon");
-  else assertMay(actor, "authoring.editFacility", target(q));
+  assertMayEditContent(actor, "questionnaire", q.facilityId);
 }
 
 async function loadQuestionnaire(db: Db | Tx, id: number): Promise<QuestionnaireRow> {
@@ -164,7 +160,6 @@ async function present(db: Db | Tx, actor: Actor, q: QuestionnaireRow, now: Date
 /** The tree of the editor: live topics and trainings with the questionnaires the actor may see. */
 export async function authoringTree(db: Db, actor: Actor): Promise<AuthoringTree> {
   assertMay(actor, "authoring.read");
-  const scope = decide(actor, "authoring.editCommon") === "allow" ? "all" : actor.facilityId;
   const topicRows = await db.select().from(topics).where(eq(topics.retired, false)).orderBy(asc(topics.position));
   const trainingRows = await db
     .select()
@@ -186,7 +181,7 @@ export async function authoringTree(db: Db, actor: Actor): Promise<AuthoringTree
     .where(eq(questionnaires.retired, false))
     .orderBy(asc(questionnaires.position), asc(questionnaires.id));
   // Super-Admins see every facility's questionnaires; others the common ones and their own.
-  const visible = qnRows.filter((q) => q.facilityId === null || scope === "all" || q.facilityId === scope);
+  const visible = qnRows.filter((q) => decide(actor, "authoring.read", ownedBy(q.facilityId)) === "allow");
   return {
     edits_common: decide(actor, "authoring.editCommon") === "allow",
     facility_id: decide(actor, "authoring.editFacility") === "allow" ? actor.facilityId : null,

@@ -1,8 +1,8 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { proposeInvitees, recordAttendance } from "./attendance";
 import { createFeed, eventIcs, feedIcs, getFeed, type IcsFile, revokeFeed } from "./feed";
 import { createEvent, deleteEvent, getEvent, listEvents, listMyEvents, updateEvent } from "./service";

@@ -1,10 +1,9 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
-import { dbClock } from "../deps";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
-import { certificatePdf, getUserProgress } from "./service";
+import { actorOf, authenticate } from "../security/guards";
+import { certificatePdf } from "./service";
 
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.deps.database;
@@ -33,15 +32,5 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
         .header("cache-control", "private, no-store")
         .send(Buffer.from(pdf));
     },
-  );
-
-  // The user's progress: their own for /profile, or a user within the staff member's scope.
-  route(
-    app,
-    endpoints.userProgress,
-    {
-      onRequest: authenticate(),
-    },
-    (request) => getUserProgress(dbClock(app.deps), actorOf(request), request.params.id),
   );
 }

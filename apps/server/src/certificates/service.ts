@@ -1,12 +1,9 @@
 import crypto from "node:crypto";
-import { addMonths, startOfDayAfter, type UserProgress } from "@carecampus/contract";
+import { addMonths, startOfDayAfter } from "@carecampus/contract";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
-import { requireUser } from "../access/scope";
 import type { Db, Tx } from "../db/client";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
-import type { DbClock } from "../deps";
-import { loadSnapshot, toUserProgress } from "../learning/progress";
 import { renderCertificate } from "./pdf";
 
 /** What issuing needs of a training: its validity, its points and the certificate held now. */
@@ -196,31 +193,4 @@ export async function certificatePdf(
       .slice(0, 60)
       .join("");
   return { pdf, filename: `Zertifikat-${slug(row.training)}-${slug(`${row.name}-${row.surname}`)}.pdf` };
-}
-
-/** GET /progress/admin/users/{id}: the user's progress, their own for /profile or a user within the staff member's scope. */
-export async function getUserProgress(deps: DbClock, actor: Actor, userId: number): Promise<UserProgress> {
-  const target = await requireUser(deps.db, actor, "user.view", userId);
-  const now = deps.now();
-  const progress = toUserProgress(await loadSnapshot(deps.db, target.id, now, deps.zone), now, deps.zone);
-  const partner = await deps.db
-    .select({
-      id: partnerCertificates.id,
-      courseName: partnerCertificates.courseName,
-      training: trainings.name,
-      filename: partnerCertificates.filename,
-      acquiredAt: partnerCertificates.completedAt,
-    })
-    .from(partnerCertificates)
-    .innerJoin(trainings, eq(trainings.id, partnerCertificates.trainingId))
-    .where(eq(partnerCertificates.userId, target.id))
-    .orderBy(desc(partnerCertificates.completedAt), desc(partnerCertificates.id));
-  progress.partner_certificates = partner.map((p) => ({
-    id: p.id,
-    course_name: p.courseName,
-    training_name: p.training,
-    filename: p.filename,
-    acquired_at: p.acquiredAt.toISOString(),
-  }));
-  return progress;
 }

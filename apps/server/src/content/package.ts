@@ -12,9 +12,9 @@ import {
   WIKI_LINK_PATTERN,
 } from "@carecampus/contract";
 import { z } from "zod";
+import { issues, readYaml } from "../package-format/yaml";
 import { loadWiki, type WikiPackageTopic, wikiLinkResolves } from "../wiki/package";
 import { loadTutorial, type TutorialPageFile } from "./tutorial";
-import { issues, readYaml } from "./yaml";
 
 const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be a lower-case slug (a-z, 0-9, -)");
 const Version = z.union([z.string(), z.number()]).transform((v, ctx) => {

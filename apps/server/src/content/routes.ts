@@ -1,7 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { authenticate } from "../auth/guards";
 import { route } from "../http/route";
+import { authenticate } from "../security/guards";
 import { currentContentVersion } from "./service";
 
 export async function contentRoutes(app: FastifyInstance): Promise<void> {

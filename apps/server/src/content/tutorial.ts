@@ -6,6 +6,7 @@ import { Marked, type Tokens } from "marked";
 import sanitizeHtml from "sanitize-html";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { productLink, splitTitle } from "../package-format/markdown";
 
 /*
  * The tutorial/ folder of a content package (content/FORMAT.md): per audience a pages.yaml, a
@@ -62,18 +63,6 @@ const markdown = new Marked({
   },
 });
 
-/**
- * A link of rendered Markdown (tutorial, wiki): inside the product it stays in the tab; outside
- * ones open a new one without an opener. Only href and title are kept.
- */
-export const productLink: sanitizeHtml.Transformer = (_tag, attribs) => {
-  const href = attribs.href ?? "";
-  const internal = href.startsWith("/") && !href.startsWith("//");
-  const out: Record<string, string> = internal ? { href } : { href, rel: "noopener noreferrer", target: "_blank" };
-  if (attribs.title) out.title = attribs.title;
-  return { tagName: "a", attribs: out };
-};
-
 /** A page's Markdown (without its title line) as sanitised HTML. */
 export function renderTutorialMarkdown(source: string): string {
   const html = markdown.parse(source, { async: false });
@@ -86,16 +75,6 @@ export function renderTutorialMarkdown(source: string): string {
     allowedSchemesAppliedToAttributes: ["href"],
     // Relative links (/progress) are kept; sanitize-html allows them unless a scheme is given.
   }).trim();
-}
-
-/** Splits `# Title` from the body; the problem when the first line is not a level-one heading. */
-export function splitTitle(source: string, maxTitle = 120): { title: string; body: string } | string {
-  const text = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const match = /^# +(.+?)\s*(?:\n|$)/.exec(text);
-  if (!match?.[1]) return "must start with its title as a level-one heading (# Title)";
-  const title = match[1].trim();
-  if (title.length > maxTitle) return `the title is longer than ${maxTitle} characters`;
-  return { title, body: text.slice(match[0].length) };
 }
 
 /**

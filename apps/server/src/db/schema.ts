@@ -682,7 +682,7 @@ export const calendarFeeds = pgTable("calendar_feeds", {
 });
 
 /**
- * The counters of the login limits and request limits (auth/limits.ts), in the database so every
+ * The counters of the login limits and request limits (security/limits.ts), in the database so every
  * server process on it counts together (ARCHITECTURE decision 18). One row per key: a login or a
  * user ('password:…'), an IP ('ip:…'), or a limited call ('forgot:…', 'help:…'). `hits` counts
  * within the window that began at `window_start`; `blocked_until` is the end of a lock.

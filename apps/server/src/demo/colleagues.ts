@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { addMonths, calendarDay, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
-import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { certificates, facilities, helpRequests, questionnaires, questions, trainings } from "../db/schema";
+import { hashPassword } from "../security/passwords";
 import { insertUser } from "../users/service";
 import { DEMO_PASSWORD } from "./seed";
 

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { addMonths, calendarDay, type Role, zonedTime } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
-import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { activities, appMeta, certificates, facilities, qualifications, trainings, users } from "../db/schema";
 import { ACTIVITY_FOCUS, JOB_QUALIFICATIONS } from "../db/seed-lists";
+import { hashPassword } from "../security/passwords";
 import { countUsers, insertUser, setGeneratedPassword } from "../users/service";
 
 export const DEMO_PASSWORD = "Demo-1234!";

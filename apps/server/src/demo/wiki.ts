@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { personName } from "@carecampus/contract";
 import { and, eq, isNull } from "drizzle-orm";
-import { splitTitle } from "../content/tutorial";
 import type { Tx } from "../db/client";
 import { facilities, users, wikiConfirmations, wikiPages, wikiRevisions, wikiTopics } from "../db/schema";
+import { splitTitle } from "../package-format/markdown";
 import { serverPath } from "../paths";
 import { reindexPage } from "../wiki/service";
 

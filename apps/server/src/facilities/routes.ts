@@ -1,7 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { createFacility, listActivities, listFacilities, listQualifications } from "./service";
 
 export async function facilityRoutes(app: FastifyInstance): Promise<void> {

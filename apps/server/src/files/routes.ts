@@ -1,10 +1,9 @@
-import { ErrorCode, endpoints } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { inFacilityScope } from "../access/policy";
-import { actorOf, authenticate } from "../auth/guards";
+import { assertMay, ownedBy } from "../access/policy";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { findMedia, MEDIA_CSP, type MediaMeta, parseRange, readMedia } from "./service";
 
 /** Sends a media file, honouring one HTTP byte range. */
@@ -24,11 +23,9 @@ async function sendMedia(db: Db, request: FastifyRequest, reply: FastifyReply, m
   return reply.header("content-length", length).send(await readMedia(db, m.id, range.start, length));
 }
 
-/** A facility's own question image or video (authoring) exists only within that facility. */
+/** A facility's own question image or video (authoring) or wiki image exists only within that facility. */
 function inScope(request: FastifyRequest, found: MediaMeta): MediaMeta {
-  if (found.facilityId !== null && !inFacilityScope(actorOf(request), found.facilityId)) {
-    throw new AppError(ErrorCode.imageNotFound, "Image not found");
-  }
+  assertMay(actorOf(request), "media.view", ownedBy(found.facilityId));
   return found;
 }
 
@@ -83,11 +80,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
   );
 
   // A wiki image of a facility's page is that facility's: elsewhere it does not exist.
-  route(app, endpoints.staticWikiImage, { onRequest: guard }, async (request, reply) => {
-    const found = await findMedia(db, "wiki", { id: request.params.id });
-    if (found.facilityId !== null && !inFacilityScope(actorOf(request), found.facilityId)) {
-      throw new AppError(ErrorCode.imageNotFound, "Image not found");
-    }
-    return sendMedia(db, request, reply, found);
-  });
+  route(app, endpoints.staticWikiImage, { onRequest: guard }, async (request, reply) =>
+    sendMedia(db, request, reply, inScope(request, await findMedia(db, "wiki", { id: request.params.id }))),
+  );
 }

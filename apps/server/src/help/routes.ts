@@ -1,8 +1,8 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { limitDeps } from "../deps";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import {
   createHelpRequest,
   getHelpRequest,

@@ -11,7 +11,6 @@ import {
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, decide, facilityScope, mayEditQuestionnaire, notFound } from "../access/policy";
-import { consume } from "../auth/limits";
 import type { Db, Tx } from "../db/client";
 import {
   answers,
@@ -31,6 +30,7 @@ import { AppError } from "../errors";
 import { enqueueMail, mailQueued } from "../mail/outbox";
 import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
 import { insertNotifications } from "../notifications/service";
+import { consume } from "../security/limits";
 
 const HELP_NOT_FOUND = () => notFound("help.read");
 

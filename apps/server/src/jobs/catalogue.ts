@@ -1,8 +1,8 @@
-import { pruneRateLimits } from "../auth/limits";
 import { runCalendarReminders } from "../calendar/reminders";
 import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
+import { pruneRateLimits } from "../security/limits";
 
 /**
  * PostgreSQL advisory lock keys of the background jobs, one per job: a job runs in one server

@@ -422,7 +422,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): Use
       certificate: certificateRef(t.newest, now, zone),
       next_questionnaire_id: nextQuestionnaire(t)?.id ?? null,
     })),
-    // The certificates service adds the partner's (certificates/service.ts getUserProgress).
+    // getUserProgress (user-progress.ts) adds the partner's.
     partner_certificates: [],
   };
 }

@@ -1,11 +1,13 @@
 import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { mayEditQuestionnaire } from "../access/policy";
-import { actorOf, authenticate } from "../auth/guards";
+import { dbClock } from "../deps";
 import { AppError } from "../errors";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
+import { getUserProgress } from "./user-progress";
 
 // Learning is the employee's: other roles have no trainings (spec §2).
 const learner = authenticate({ admit: "learning.take" });
@@ -104,5 +106,15 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         allowAgain(),
         request.query.practice === "true",
       ),
+  );
+
+  // The user's progress: their own for /profile, or a user within the staff member's scope.
+  route(
+    app,
+    endpoints.userProgress,
+    {
+      onRequest: authenticate(),
+    },
+    (request) => getUserProgress(dbClock(app.deps), actorOf(request), request.params.id),
   );
 }

@@ -1,11 +1,13 @@
 import { DEFAULT_LANGUAGE, Language } from "@carecampus/contract";
-// The web app's locale files are the one source of every text a user reads, mails included;
-// the server bundle (build.mjs, esbuild) takes them in like any other import.
-import br from "../../../web/src/i18n/locales/br.json";
-import de from "../../../web/src/i18n/locales/de.json";
-import en from "../../../web/src/i18n/locales/en.json";
-import es from "../../../web/src/i18n/locales/es.json";
-import fr from "../../../web/src/i18n/locales/fr.json";
+// The web app's locale files are the one source of every text a user reads, mails included.
+// The web package exports them (its package.json "exports") and the server declares it as a
+// dependency, so no path reaches into the web app's folders; the server bundle (build.mjs,
+// esbuild) takes them in like any other import.
+import br from "@carecampus/web/locales/br.json";
+import de from "@carecampus/web/locales/de.json";
+import en from "@carecampus/web/locales/en.json";
+import es from "@carecampus/web/locales/es.json";
+import fr from "@carecampus/web/locales/fr.json";
 
 type MailTexts = typeof de.mail;
 const TEXTS: Record<Language, MailTexts> = { de: de.mail, en: en.mail, fr: fr.mail, es: es.mail, br: br.mail };

@@ -1,9 +1,9 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { exportOverview, getTopicOverview, markPassiveTraining } from "./service";
 
 /** The progress overview of spec §2 and §7 for staff. */

@@ -1,8 +1,8 @@
 import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { AppError } from "../errors";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { createPartnerClient } from "./client";
 import { partnerCoursesOn } from "./feature";
 import { listPartnerCourses, type PartnerDeps, partnerAdminCourses, partnerLaunchToken } from "./service";

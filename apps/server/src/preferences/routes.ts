@@ -1,7 +1,7 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { changeOwnPreferences, getOwnPreferences } from "./service";
 
 export async function preferenceRoutes(app: FastifyInstance): Promise<void> {

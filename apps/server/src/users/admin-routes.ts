@@ -1,9 +1,9 @@
 import { endpoints, IMPORT_MAX_ROWS, sharedRoutes } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { dbClock } from "../deps";
 import { BODY_LIMIT, smallBodyUnless } from "../http/body-limit";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { createUserByAdmin, deleteUserByAdmin, getAdminUser, listUsers, updateUserByAdmin } from "./admin-service";
 import { importUsers } from "./import-service";
 

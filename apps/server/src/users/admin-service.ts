@@ -15,7 +15,6 @@ import { and, asc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
-import { hashPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import {
   activities,
@@ -29,6 +28,7 @@ import {
 import type { DbClock, UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
 import { dropForeignAdditionalQualifications, writeUserAdditionalQualifications } from "../qualifications/service";
+import { hashPassword } from "../security/passwords";
 import { searchKeySql } from "./search";
 import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
 

@@ -11,7 +11,6 @@ import {
 } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
-import { hashPassword } from "../auth/passwords";
 import { type Db, runAll, type Tx } from "../db/client";
 import {
   activities,
@@ -25,6 +24,7 @@ import {
 } from "../db/schema";
 import type { UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
+import { hashPassword } from "../security/passwords";
 
 /** Rows per INSERT: well under PostgreSQL's 65 535 bind parameters for every table written. */
 const CHUNK = 1000;

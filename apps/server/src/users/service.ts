@@ -16,47 +16,18 @@ import {
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
-import { beginAttempt, clearPasswordFailures, passwordKey, renameKey } from "../auth/limits";
-import { hashPassword, verifyPassword } from "../auth/passwords";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
 import type { LimitDeps } from "../deps";
 import { AppError } from "../errors";
 import { themeOf } from "../preferences/service";
+import { beginAttempt, clearPasswordFailures, passwordKey, renameKey } from "../security/limits";
+import { hashPassword, verifyPassword } from "../security/passwords";
 
 // Correlated subqueries are written with aliases: drizzle leaves columns unqualified inside sql templates.
 const ROLES_OF_USER = sql<
   Role[] | null
 >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`;
-
-export interface SessionUser {
-  id: number;
-  login: string;
-  name: string;
-  surname: string;
-  facilityId: number | null;
-  tokenVersion: number;
-  roles: Role[];
-}
-
-/** One round trip: the user with their roles, for every authenticated request. */
-export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionUser | undefined> {
-  const rows = await db
-    .select({
-      id: users.id,
-      login: users.login,
-      name: users.name,
-      surname: users.surname,
-      facilityId: users.facilityId,
-      tokenVersion: users.tokenVersion,
-      roles: ROLES_OF_USER,
-    })
-    .from(users)
-    .where(eq(users.id, id))
-    .limit(1);
-  const row = rows[0];
-  return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
-}
 
 /** The user a login names, by the one normalisation of logins (contract `loginKey`). */
 export async function findUserByLogin(db: Db | Tx, login: string) {

@@ -10,9 +10,9 @@ import {
   WIKI_TITLE_MAX,
 } from "@carecampus/contract";
 import { z } from "zod";
-import { splitTitle } from "../content/tutorial";
-import { issues, readYaml } from "../content/yaml";
 import type { WikiText } from "../db/schema";
+import { splitTitle } from "../package-format/markdown";
+import { issues, readYaml } from "../package-format/yaml";
 
 /*
  * The wiki/ folder of a content package (content/FORMAT.md): the common pages of the handbook,

@@ -1,14 +1,21 @@
 import {
   DEFAULT_LANGUAGE,
   ErrorCode,
-  hasAnyRole,
   type Language,
   type WikiConfirmationState,
   type WikiPage,
   type WikiRevisionInfo,
 } from "@carecampus/contract";
 import { and, eq, sql } from "drizzle-orm";
-import { type Actor, assertMay, decide, inFacilityScope, notFound } from "../access/policy";
+import {
+  type Actor,
+  assertMay,
+  assertMayEditContent,
+  decide,
+  mayEditContent,
+  notFound,
+  ownedBy,
+} from "../access/policy";
 import type { Db, Tx } from "../db/client";
 import { facilities, type WikiText, wikiConfirmations, wikiPages, wikiRevisions, wikiTopics } from "../db/schema";
 import { AppError } from "../errors";
@@ -43,15 +50,12 @@ export async function facilityInView(db: Db | Tx, actor: Actor, asked: number | 
 
 /** May the actor change this page (or add one to this facility, null: a common one)? */
 export function mayEdit(actor: Actor, facilityId: number | null): boolean {
-  return facilityId === null
-    ? decide(actor, "wiki.editCommon") === "allow"
-    : decide(actor, "wiki.editFacility", { facilityId }) === "allow";
+  return mayEditContent(actor, "wikiPage", facilityId);
 }
 
 /** Throws the refusal of an edit: a common page 403 for non-editors; a facility's page 403 by role, 404 outside scope. */
 export function assertMayEdit(actor: Actor, facilityId: number | null): void {
-  if (facilityId === null) assertMay(actor, "wiki.editCommon");
-  else assertMay(actor, "wiki.editFacility", { facilityId });
+  assertMayEditContent(actor, "wikiPage", facilityId);
 }
 
 /** Is a confirmation of this page asked of the actor? Of every user of a facility the page belongs to. */
@@ -67,13 +71,9 @@ export function confirmationAsked(
   );
 }
 
-/** Staff of the facility in view see who confirmed (a common page: per facility). */
+/** Staff of the facility in view see who confirmed (a common page: per facility; no facility in view: nobody). */
 export function maySeeConfirmations(actor: Actor, facilityId: number | null): boolean {
-  return (
-    facilityId !== null &&
-    hasAnyRole(actor.roles, ["administrator", "supervisor", "contentmanager"]) &&
-    inFacilityScope(actor, facilityId)
-  );
+  return facilityId !== null && decide(actor, "wiki.confirmations", { facilityId }) === "allow";
 }
 
 /** A revision's text in the language asked for, else German, else the first it has. */
@@ -128,7 +128,7 @@ async function livePage(db: Db | Tx, actor: Actor, id: number, lock = false): Pr
     .from(wikiPages)
     .where(and(eq(wikiPages.id, id), eq(wikiPages.retired, false)));
   const [page] = lock ? await query.for("update") : await query;
-  if (!page || (page.facilityId !== null && !inFacilityScope(actor, page.facilityId))) throw PAGE_NOT_FOUND();
+  if (!page || decide(actor, "wiki.page", ownedBy(page.facilityId)) !== "allow") throw PAGE_NOT_FOUND();
   return page;
 }
 

@@ -1,7 +1,7 @@
 import { WIKI_ATTRIBUTES, WIKI_CALLOUTS, WIKI_TAGS, type WikiCallout } from "@carecampus/contract";
 import { Marked, type Tokens } from "marked";
 import sanitizeHtml from "sanitize-html";
-import { productLink } from "../content/tutorial";
+import { productLink } from "../package-format/markdown";
 
 /*
  * Wiki pages are stored as Markdown (ARCHITECTURE decision 14) and rendered here, on the server,

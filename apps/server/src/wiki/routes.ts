@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { ErrorCode, endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { actorOf, authenticate } from "../auth/guards";
 import { media } from "../db/schema";
 import { dbClock } from "../deps";
 import { AppError } from "../errors";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
+import { actorOf, authenticate } from "../security/guards";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
 import { imageInfo, wikiImageName } from "./images";

@@ -1,4 +1,4 @@
-import { hasAnyRole, mayOpenRoute, type RouteName } from "@carecampus/contract";
+import { can, mayOpenRoute, type RouteName } from "@carecampus/contract";
 import { Menu, Text, UnstyledButton } from "@mantine/core";
 import {
   IconCalendar,
@@ -80,7 +80,7 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/account" leftSection={<IconSettings size={16} />}>
           {t("nav.account")}
         </Menu.Item>
-        {hasAnyRole(user.roles, ["administrator", "contentmanager"]) && (
+        {can(user.roles, "users.create") && (
           <Menu.Item component={Link} to="/edituser" leftSection={<IconUserPlus size={16} />}>
             {t("nav.newProfile")}
           </Menu.Item>

@@ -1,4 +1,4 @@
-import { api, formatDate, HELP_REPLY_MAX, type HelpRequestDetail, hasAnyRole } from "@carecampus/contract";
+import { api, can, formatDate, HELP_REPLY_MAX, type HelpRequestDetail } from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -271,7 +271,7 @@ export default function HelpRequestPage() {
               {t("helpRequests.allHandled")}
             </Alert>
           )}
-          {hasAnyRole(user.roles, ["contentmanager"]) && (
+          {can(user.roles, "help.flagContent") && (
             <Paper withBorder p={{ base: "md", sm: "lg" }}>
               <ContentFixSwitch help={help.data} />
             </Paper>

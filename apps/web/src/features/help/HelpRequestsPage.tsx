@@ -1,4 +1,4 @@
-import { formatDate, hasAnyRole } from "@carecampus/contract";
+import { can, formatDate } from "@carecampus/contract";
 import { Accordion, Alert, Badge, Button, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconArrowRight, IconMoodHappy, IconTool } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -123,7 +123,7 @@ export default function HelpRequestsPage() {
           {t("helpRequests.none")}
         </Alert>
       )}
-      {hasAnyRole(user.roles, ["contentmanager"]) && <ContentFixes />}
+      {can(user.roles, "help.flagContent") && <ContentFixes />}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { mayOpenRoute, TUTORIAL_TAGS, type TutorialAudience } from "@carecampus/contract";
+import { can, TUTORIAL_TAGS, type TutorialAudience } from "@carecampus/contract";
 import { Alert, Anchor, Paper, SegmentedControl, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useState } from "react";
@@ -17,7 +17,7 @@ import { useTutorial } from "./queries";
 export default function TutorialPage() {
   const { t, i18n } = useTranslation();
   const { user } = useRequiredSession();
-  const staff = mayOpenRoute(user.roles, "helpRequests");
+  const staff = can(user.roles, "tutorial.admin");
   const [audience, setAudience] = useState<TutorialAudience>(staff ? "admin" : "employee");
   const tutorial = useTutorial(audience, i18n.language);
   const pages = tutorial.data?.pages ?? [];

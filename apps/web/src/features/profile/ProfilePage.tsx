@@ -1,4 +1,4 @@
-import { AVATARS, api, type Language, type PreferencesPatch, THEMES, type Theme } from "@carecampus/contract";
+import { AVATARS, api, can, type Language, type PreferencesPatch, THEMES, type Theme } from "@carecampus/contract";
 import {
   Card,
   Group,
@@ -115,7 +115,8 @@ export default function ProfilePage() {
             aria-label={t("profile.theme")}
           />
         </Card>
-        {(user.roles.includes("employee") || user.roles.includes("superchris")) && <MyProgress userId={user.id} />}
+        {/* Employees and superusers (spec §2): whoever takes trainings. */}
+        {can(user.roles, "learning.take") && <MyProgress userId={user.id} />}
       </Stack>
     </>
   );

@@ -13,7 +13,7 @@ import { userRoles, users } from "../db/schema";
 import { sessionUser } from "./session-cache";
 
 /*
- * Sessions come from memory (auth/session-cache.ts), yet every change of a user is seen by the
+ * Sessions come from memory (security/session-cache.ts), yet every change of a user is seen by the
  * very next request, whoever made it: here written straight into the database, as another
  * server or the password-reset CLI would.
  */

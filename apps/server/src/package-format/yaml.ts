@@ -3,7 +3,10 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 
-/* Reading a content package's YAML files, with problems named by file (package, wiki). */
+/*
+ * Reading a content package's YAML files, with problems named by file: content/ reads the
+ * package, wiki/ its wiki part.
+ */
 
 export function issues(file: string, error: z.ZodError): string[] {
   return error.issues.map((i) => `${file}: ${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`);

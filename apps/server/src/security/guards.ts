@@ -36,7 +36,7 @@ export interface GuardOptions {
 
 /**
  * onRequest hook: verifies the bearer token, looks up the user as the database holds it now (a
- * deleted user or a changed password ends the session at once; auth/session-cache.ts) and
+ * deleted user or a changed password ends the session at once; security/session-cache.ts) and
  * admits the caller through the access module.
  */
 export function authenticate(options: GuardOptions = {}) {

@@ -1,6 +1,8 @@
+import { ROLES, type Role } from "@carecampus/contract";
+import { eq, sql } from "drizzle-orm";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
-import { changeFeedOf, type Db } from "../db/client";
-import { loadSessionUser, type SessionUser } from "../users/service";
+import { changeFeedOf, type Db, type Tx } from "../db/client";
+import { users } from "../db/schema";
 
 /*
  * Every authenticated request needs its user as the database holds it now (a deleted user, a
@@ -11,6 +13,41 @@ import { loadSessionUser, type SessionUser } from "../users/service";
  * this server in that moment must not pass with the old password, so there every request reads
  * the user (one indexed query) until the servers confirm each invalidation to the writer.
  */
+
+/** The user of a session: who they are, their roles and facility, and their token version. */
+export interface SessionUser {
+  id: number;
+  login: string;
+  name: string;
+  surname: string;
+  facilityId: number | null;
+  tokenVersion: number;
+  roles: Role[];
+}
+
+/**
+ * One round trip: the user with their roles, for every authenticated request. Read here, not
+ * through users/: the guard sits under every feature's routes, users' included.
+ */
+export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionUser | undefined> {
+  const rows = await db
+    .select({
+      id: users.id,
+      login: users.login,
+      name: users.name,
+      surname: users.surname,
+      facilityId: users.facilityId,
+      tokenVersion: users.tokenVersion,
+      roles: sql<
+        Role[] | null
+      >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
+    })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  const row = rows[0];
+  return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
+}
 
 /** Sessions kept per database; the oldest leave first beyond this many users. */
 const MAX_SESSIONS = 50_000;
