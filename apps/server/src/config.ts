@@ -43,7 +43,7 @@ const EnvSchema = z.object({
     .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
   ADMIN_PASSWORD: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
   PGLITE_FSYNC: flag(true),
-  /** Test servers only: cheap password hashes (auth/passwords.ts), never for real accounts. */
+  /** Test servers only: cheap password hashes (security/passwords.ts), never for real accounts. */
   TEST_PASSWORD_HASHING: flag(false),
   NOTIFICATION_JOB: flag(true),
   /** `npm run serve`: this many server processes on the port (node:cluster); PostgreSQL only. */

@@ -21,7 +21,7 @@ import type {} from "./provided";
 export const onPostgres = process.env.TEST_DB === "pg";
 
 // The API tests make and check thousands of throw-away passwords: cheap hashes, as on the browser
-// tests' servers (auth/passwords.ts; passwords.test.ts checks the production parameters).
+// tests' servers (security/passwords.ts; passwords.test.ts checks the production parameters).
 useTestPasswordHashing();
 
 let pgliteTemplate: Blob | undefined;
