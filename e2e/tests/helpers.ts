@@ -30,20 +30,30 @@ export async function loginWith(request: APIRequestContext, who: Who, password =
   return (await res.json()) as ApiLogin;
 }
 
-/** Opens `path` logged in as `who`, through the token-in-URL login of spec §2. */
+/** A page of the app's origin without the app, answered by the test itself: for the origin's storage. */
+const ORIGIN_PAGE = "/__e2e-origin";
+
+/**
+ * Opens `path` logged in as `who`. The session is written where the app keeps it (session/store.ts:
+ * the token, the user and their preferences in local storage) before the app starts, so the
+ * screen loads once; the token link of spec §2 loads it twice (logging in, then again without the
+ * token) and has tests of its own (session.spec.ts, help.spec.ts).
+ */
 export async function openAs(page: Page, who: Who, path = "/", password = DEMO_PASSWORD): Promise<ApiLogin> {
   const session = await apiLogin(page, who, password);
-  // Another user logged in in this page logs out first: a link with a token asks before it
-  // replaces someone (see the session spec), and these tests change users on purpose.
-  if (page.url().startsWith("http")) {
-    await page.evaluate(() => {
-      localStorage.removeItem("carecampus.token");
-      localStorage.removeItem("carecampus.user");
-    });
-  }
-  const sep = path.includes("?") ? "&" : "?";
-  await page.goto(`${path}${sep}token=${session.token}`);
-  await expect(page).not.toHaveURL(/token=/);
+  // Away from a running app first: it could write its own session (a renewed token) over the new one.
+  await page.route(`**${ORIGIN_PAGE}`, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>CareCampus tests</title>" }),
+  );
+  await page.goto(ORIGIN_PAGE);
+  await page.unroute(`**${ORIGIN_PAGE}`);
+  await page.evaluate(({ token, user }) => {
+    const { avatar, language, theme } = user as { avatar?: string; language?: string; theme?: string };
+    localStorage.setItem("carecampus.token", token);
+    localStorage.setItem("carecampus.user", JSON.stringify(user));
+    localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
+  }, session);
+  await page.goto(path);
   await dismissTutorial(page);
   return session;
 }

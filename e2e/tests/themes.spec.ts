@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectAccessible, expectNoSidewaysScroll, THEMES } from "./helpers";
+import { expectAccessible, expectNoSidewaysScroll, THEMES, text, transitionsDone } from "./helpers";
 
 /**
  * The four themes' colours: the theme gallery (/theme-gallery) renders every colour and variant
@@ -31,10 +31,12 @@ test("every component variant passes axe in each of the four themes, with its ov
       await openGallery(page, theme, "de");
       await expectAccessible(page, `the theme gallery (${theme})`, { soft: true });
       await page.getByTestId("gallery-open-dialog").click();
-      await expect(page.getByRole("dialog")).toBeVisible();
+      const dialog = page.getByRole("dialog", { name: text("de", "common.save") });
+      await expect(dialog).toBeVisible();
+      await transitionsDone(page);
       await expectAccessible(page, `the theme gallery's dialog (${theme})`, { soft: true });
       await page.keyboard.press("Escape");
-      await expect(page.getByRole("dialog")).toHaveCount(0);
+      await expect(dialog).toBeHidden();
     });
   }
   await expectNoSidewaysScroll(page, "the theme gallery");

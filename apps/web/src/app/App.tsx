@@ -4,6 +4,7 @@ import { I18nextProvider, useTranslation } from "react-i18next";
 import { RouterProvider } from "react-router";
 import i18n, { pickLanguage } from "../i18n";
 import { preferredLanguage, preferredTheme, useSessionState } from "../session/store";
+import dates from "../theme/dates.module.css";
 import { readableColours, THEME_DEFINITIONS } from "../theme/themes";
 import { router } from "./routes";
 import { settings } from "./settings";
@@ -17,16 +18,40 @@ export function App() {
   const { t } = useTranslation();
   const { theme: base, colorScheme } = THEME_DEFINITIONS[themeName] ?? THEME_DEFINITIONS.carely;
   // What every theme shares: motion only for those who did not ask their system for less; every
-  // dialog's and drawer's close button named, and every spinner announced as loading, in the
-  // user's language.
+  // dialog's and drawer's close button named, every spinner announced as loading, and the date
+  // pickers' and paginations' arrows named, in the user's language.
   const theme = useMemo(() => {
     const closeButtonProps = { "aria-label": t("common.close") };
+    // A date picker's month and year controls named, its days in readable colours.
+    const datePicker = {
+      defaultProps: {
+        ariaLabels: {
+          previousMonth: t("dates.previousMonth"),
+          nextMonth: t("dates.nextMonth"),
+          previousYear: t("dates.previousYear"),
+          nextYear: t("dates.nextYear"),
+          previousDecade: t("dates.previousDecade"),
+          nextDecade: t("dates.nextDecade"),
+        },
+      },
+      classNames: { day: dates.day },
+    };
     return mergeThemeOverrides(base, {
       respectReducedMotion: true,
       components: {
         Modal: { defaultProps: { closeButtonProps } },
         Drawer: { defaultProps: { closeButtonProps } },
         Loader: { defaultProps: { role: "status", "aria-label": t("common.loading") } },
+        DatePickerInput: datePicker,
+        DatePicker: datePicker,
+        // The arrows of a pagination named (the pages are their numbers).
+        Pagination: {
+          defaultProps: {
+            getControlProps: (control: "first" | "previous" | "next" | "last") => ({
+              "aria-label": t(`pagination.${control}`),
+            }),
+          },
+        },
       },
     });
   }, [base, t]);

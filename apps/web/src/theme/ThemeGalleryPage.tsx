@@ -65,6 +65,50 @@ export default function ThemeGalleryPage() {
           {t("themes.carely")} · {t("themes.dark")} · {t("themes.contrast")} · {t("themes.ocean")}
         </Title>
         <Stack gap="lg">
+          {/* Overlays, open, at the top (a pop-up hides when its button leaves the view): a picker's
+              calendar, a menu, a popover, a tooltip; the dialog on request. */}
+          <Group align="flex-start" gap="xl" mih={320}>
+            <DatePicker defaultDate={new Date(2026, 10, 1)} defaultValue={new Date(2026, 10, 28)} />
+            {/* As the user menu (app/UserMenu.tsx): a label with the name and roles, items, a divider. */}
+            <Menu
+              opened
+              withinPortal={false}
+              position="bottom-start"
+              hideDetached={false}
+              withInitialFocusPlaceholder={false}
+            >
+              <Menu.Target>
+                <Button variant="default">{t("common.save")}</Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>
+                  <Text component="div" size="sm" fw={600} c="var(--mantine-color-text)">
+                    {t("login.username")}
+                  </Text>
+                  <Text component="div" size="xs" c="dimmed">
+                    {t("common.loading")}
+                  </Text>
+                </Menu.Label>
+                <Menu.Item leftSection={<IconPencil size={16} />}>{t("common.save")}</Menu.Item>
+                <Menu.Divider />
+                <Menu.Item leftSection={<IconBell size={16} />}>{t("common.cancel")}</Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+            <Popover opened withinPortal={false} position="bottom" withArrow hideDetached={false}>
+              <Popover.Target>
+                <Button variant="light">{t("common.yes")}</Button>
+              </Popover.Target>
+              <Popover.Dropdown>
+                <Text size="sm">{t("common.copied")}</Text>
+                <Text size="xs" c="dimmed">
+                  {t("common.loading")}
+                </Text>
+              </Popover.Dropdown>
+            </Popover>
+            <Tooltip label={t("common.close")} opened withinPortal={false}>
+              <Button variant="subtle">{t("common.no")}</Button>
+            </Tooltip>
+          </Group>
           <Group gap="xs" data-testid="gallery-items">
             {GALLERY.map((item) => (
               <GalleryEntry key={galleryKey(item)} item={item} label={label} />
@@ -105,7 +149,7 @@ export default function ThemeGalleryPage() {
                   <Chip defaultChecked>{t("common.yes")}</Chip>
                   <Chip>{t("common.no")}</Chip>
                 </Group>
-                <Pagination total={5} defaultValue={2} getControlProps={() => ({ "aria-label": t("common.save") })} />
+                <Pagination total={5} defaultValue={2} size="sm" />
                 <Breadcrumbs>
                   <Anchor href="#">{t("nav.backHome")}</Anchor>
                   <Text>{t("common.save")}</Text>
@@ -173,9 +217,10 @@ export default function ThemeGalleryPage() {
             </Accordion.Item>
           </Accordion>
 
+          {/* As the toasts (api/client.ts): a message in red or teal, with a border and a named close button. */}
           <Stack gap="xs">
-            {["blue", "red", "orange", "yellow", "teal"].map((color) => (
-              <Notification key={color} color={color} title={t(`expiry.green`)} withCloseButton={false}>
+            {["red", "teal"].map((color) => (
+              <Notification key={color} color={color} withBorder closeButtonProps={{ "aria-label": t("common.close") }}>
                 {t("common.copied")}
               </Notification>
             ))}
@@ -199,35 +244,6 @@ export default function ThemeGalleryPage() {
             ))}
           </Stack>
 
-          {/* Overlays, open: a picker's calendar, a menu, a popover, a tooltip; the dialog on request. */}
-          <Group align="flex-start" gap="xl" mih={320}>
-            <DatePicker defaultDate={new Date(2026, 10, 1)} defaultValue={new Date(2026, 10, 28)} />
-            <Menu opened withinPortal={false} position="bottom-start">
-              <Menu.Target>
-                <Button variant="default">{t("common.save")}</Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Label>{t("common.loading")}</Menu.Label>
-                <Menu.Item leftSection={<IconPencil size={16} />}>{t("common.save")}</Menu.Item>
-                <Menu.Item color="red">{t("common.cancel")}</Menu.Item>
-                <Menu.Item disabled>{t("common.no")}</Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <Popover opened withinPortal={false} position="bottom" withArrow>
-              <Popover.Target>
-                <Button variant="light">{t("common.yes")}</Button>
-              </Popover.Target>
-              <Popover.Dropdown>
-                <Text size="sm">{t("common.copied")}</Text>
-                <Text size="xs" c="dimmed">
-                  {t("common.loading")}
-                </Text>
-              </Popover.Dropdown>
-            </Popover>
-            <Tooltip label={t("common.close")} opened withinPortal={false}>
-              <Button variant="subtle">{t("common.no")}</Button>
-            </Tooltip>
-          </Group>
           <Group>
             <Button onClick={() => setDialog(true)} data-testid="gallery-open-dialog">
               {t("common.save")}
@@ -288,9 +304,12 @@ function GalleryEntry({ item, label }: { item: GalleryItem; label: string }) {
           <Text size="sm" c="dimmed">
             {label}
           </Text>
-          <Anchor href="#" size="sm">
-            {label}
-          </Anchor>
+          {/* The one alert with a link in it (the wiki editor's, orange). */}
+          {color === "orange" && (
+            <Anchor href="#" size="sm">
+              {label}
+            </Anchor>
+          )}
         </Alert>
       );
     case "Text":

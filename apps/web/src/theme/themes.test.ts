@@ -350,6 +350,13 @@ describe("the themes' colour pairs (WCAG 2.1 AA)", () => {
         ])
           check(`${fg} on ${surface}`, `var(${fg})`, bg, 4.5);
       }
+      // A link in an alert: the wiki editor's orange one.
+      check(
+        "link in an orange alert (wiki editor)",
+        "var(--mantine-color-anchor)",
+        over(colour("var(--mantine-color-orange-light)", vars), body),
+        4.5,
+      );
       // The quiz's marks (components/quiz/quiz.module.css): right and wrong on their light cards.
       const [right, wrong] =
         THEME_DEFINITIONS[name].colorScheme === "dark"
