@@ -19,6 +19,7 @@ import { type Actor, assertMay, decide, mayEditQuestionnaire } from "../access/p
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import {
   answers,
   certificates,
@@ -282,7 +283,7 @@ async function write<T>(
 ): Promise<{ result: T; questionnaire: AuthoringQuestionnaire }> {
   const result = await clock.db.transaction(async (tx) => {
     // One writer per questionnaire at a time (positions, versions).
-    await tx.execute(sql`select pg_advisory_xact_lock(42016, ${id}::int)`);
+    await lockForTransaction(tx, "authoringQuestionnaire", id);
     const q = await loadQuestionnaire(tx, id);
     assertEdit(actor, q);
     const out = await fn(tx, q);

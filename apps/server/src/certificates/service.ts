@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { addMonths, startOfDayAfter, type UserProgress } from "@carecampus/contract";
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
 import type { DbClock } from "../deps";
 import { loadSnapshot, toUserProgress } from "../learning/progress";
@@ -70,7 +71,7 @@ export async function certifyPassive(
   markedBy: number,
 ): Promise<PassiveCertificate> {
   // Serialises marks of the same user: two clicks at once still give one certificate.
-  await tx.execute(sql`select pg_advisory_xact_lock(42004, ${userId})`);
+  await lockForTransaction(tx, "passiveMarks", userId);
   const dayStart = startOfDayAfter(at, 0, zone);
   const columns = { id: certificates.id, acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt };
   const [sameDay] = await tx

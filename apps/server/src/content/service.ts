@@ -2,6 +2,7 @@ import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
@@ -63,7 +64,7 @@ const keepsLiveTrainings = sql`not exists (select 1 from ${trainings} t where t.
 export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new Date()): Promise<ImportResult> {
   return db.transaction(async (tx) => {
     // One importer at a time, also across processes sharing a PostgreSQL.
-    await tx.execute(sql`select pg_advisory_xact_lock(42001)`);
+    await lockForTransaction(tx, "contentImport");
     const previous = await currentContentVersion(tx);
     const counts = {
       topics: pkg.topics.length,
