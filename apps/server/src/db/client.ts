@@ -36,6 +36,11 @@ export interface Database {
 /** The change feed of an open database, by its query handle (transactions have none of their own). */
 const feeds = new WeakMap<object, ChangeFeed>();
 
+/** Is `db` a transaction's handle (whose one connection runs one query at a time)? */
+export function isTransaction(db: Db | Tx): db is Tx {
+  return typeof (db as { rollback?: unknown }).rollback === "function";
+}
+
 /** The change feed behind `db`, when it is the database's own handle (not a transaction's). */
 export function changeFeedOf(db: Db | Tx): ChangeFeed | undefined {
   return feeds.get(db);
@@ -356,7 +361,7 @@ export async function runAll<T extends readonly unknown[]>(
   db: Db | Tx,
   queries: { [K in keyof T]: () => PromiseLike<T[K]> },
 ): Promise<T> {
-  if (typeof (db as { rollback?: unknown }).rollback === "function") {
+  if (isTransaction(db)) {
     const results: unknown[] = [];
     for (const q of queries) results.push(await q());
     return results as unknown as T;
