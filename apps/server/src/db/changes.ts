@@ -4,10 +4,10 @@ import pg from "pg";
 /*
  * What other processes changed, for the caches a server keeps in memory (sessions, learning
  * content). The database's triggers (migrations 0015 and 0016) notify at commit whatever wrote
- * the change: this server, another server on the same PostgreSQL, a CLI. A cache answers from memory
- * only while its feed is live; while it is down (the listening connection lost) every read goes
- * to the database, and coming back every cache starts empty, since notifications may have been
- * missed meanwhile.
+ * the change: this server, another server on the same PostgreSQL, a CLI. A cache answers from
+ * memory only while its feed is live; while it is down (the listening connection lost) every
+ * read goes to the database, and coming back every cache starts empty, since notifications may
+ * have been missed meanwhile.
  */
 
 /** The channels of the triggers of migrations 0015 and 0016. */
