@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import { sql } from "drizzle-orm";
 import type { AppDeps } from "./app";
 import { createTokenService, loadSecret } from "./auth/tokens";
 import type { Config } from "./config";
 import { loadPackage } from "./content/package";
 import { currentContentVersion, importPackage } from "./content/service";
 import { type Db, openConfiguredDatabase } from "./db/client";
+import { lockForTransaction } from "./db/locks";
 import { seedDemoCalendar } from "./demo/calendar";
 import { seedDemoColleagues } from "./demo/colleagues";
 import { type SeedResult, seedDemoCertificates, seedIfEmpty } from "./demo/seed";
@@ -15,9 +15,6 @@ import { serverPath } from "./paths";
 import { readVersion } from "./system/version";
 
 export const DEMO_CONTENT = serverPath("../../content/demo");
-
-/** The advisory lock of the first-start seeding (beside the 4200x keys of jobs/catalogue.ts). */
-export const SEED_LOCK = 42000;
 
 /**
  * Everything a first start writes: the reference lists, the demo users or the first
@@ -33,7 +30,7 @@ export async function seedFirstStart(
   afterStep: (step: "users" | "content") => Promise<void> = async () => {},
 ): Promise<SeedResult> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(SEED_LOCK))})`);
+    await lockForTransaction(tx, "seed");
     const seed = await seedIfEmpty(tx, config.demoData, config.adminPassword);
     await afterStep("users");
     // A first start gets the demo content package (ARCHITECTURE decision 13).

@@ -1,5 +1,5 @@
 import { type ErrorBody, ErrorCode, errorStatus } from "@carecampus/contract";
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 /** A foreseen failure: the one handler turns it into the spec §8 body. */
@@ -31,6 +31,52 @@ export class TooManyAttempts extends AppError {
 
 /** Retry-After of a 429 that does not know better (a limit of a plugin). */
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
+/** Retry-After of a 503 (busy): the lock or the load is usually gone within a second. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * PostgreSQL's transient failures: the transaction was ended although nothing about the request
+ * was wrong, and the same work usually succeeds a moment later (db/transaction.ts tries it once
+ * more). A deadlock (40P01) or a serialization failure (40001) means someone else wrote the same
+ * data at the same moment: 409. A lock not had in time (55P03: lock_timeout, NOWAIT) or a
+ * statement cancelled (57014: statement_timeout, an operator's cancel) means the database is
+ * busy: 503.
+ */
+const PG_TRANSIENT: Record<string, { code: ErrorCode; message: string }> = {
+  "40P01": { code: ErrorCode.conflict, message: "Someone else changed the same data at the same moment: try again" },
+  "40001": { code: ErrorCode.conflict, message: "Someone else changed the same data at the same moment: try again" },
+  "55P03": { code: ErrorCode.busy, message: "The database is busy: try again in a moment" },
+  "57014": { code: ErrorCode.busy, message: "The database is busy: try again in a moment" },
+};
+
+/**
+ * The SQLSTATE of a database error: drizzle wraps the driver's error (DrizzleQueryError), whose
+ * `cause` carries the code; PGlite's and node-postgres's own errors carry it themselves.
+ */
+export function postgresCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 3 && typeof e === "object" && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A transient PostgreSQL failure that a retry did not cure (or that no retry was allowed for). */
+export class TransientDatabaseError extends AppError {
+  constructor(readonly sqlState: string) {
+    const known = PG_TRANSIENT[sqlState] ?? { code: ErrorCode.busy, message: "The database is busy" };
+    super(known.code, known.message);
+  }
+}
+
+/** The AppError a transient PostgreSQL failure answers with, or undefined for any other error. */
+export function transientFailure(err: unknown): TransientDatabaseError | undefined {
+  if (err instanceof AppError) return undefined;
+  const code = postgresCode(err);
+  return code !== undefined && code in PG_TRANSIENT ? new TransientDatabaseError(code) : undefined;
+}
 
 export function errorBody(code: number, status: number, message?: string): ErrorBody {
   return message === undefined
@@ -52,16 +98,10 @@ const PG_INPUT_ERRORS = new Set(["22021", "22P05", "22001", "22003"]);
 /** One handler for every failure: spec §8 body, right status, internals hidden on 5xx. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
-    if (error instanceof AppError) {
-      const err = error;
-      logSecurityEvent(request, err.status, err.code);
-      if (err.status === 429) {
-        const seconds = err instanceof TooManyAttempts ? err.retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
-        reply.header("retry-after", String(seconds));
-      }
-      const body = errorBody(err.code, err.status, err.hasMessage ? err.message : undefined);
-      return reply.status(err.status).send(err.details ? { ...body, ...err.details } : body);
-    }
+    // A transient database failure outside db/transaction.ts (or after its retry): 409 or 503.
+    const transient = transientFailure(error);
+    if (transient) return sendAppError(request, reply, transient);
+    if (error instanceof AppError) return sendAppError(request, reply, error);
     const err = error as FastifyError;
     if (hasZodFastifySchemaValidationErrors(err)) {
       const message = err.validation
@@ -73,7 +113,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const known = err.code ? FASTIFY_CODES[err.code] : undefined;
     if (known) return reply.status(known.status).send(errorBody(known.code, known.status, known.message));
     // Defence in depth: input PostgreSQL cannot store is the caller's fault, not ours.
-    const pgCode = (err as { code?: string }).code ?? (err.cause as { code?: string } | undefined)?.code;
+    const pgCode = postgresCode(err);
     if (pgCode === "23505") {
       // A unique key the checks before the write could not foresee (e.g. two spellings one lower() folds).
       return reply.status(409).send(errorBody(ErrorCode.conflict, 409, "The data conflicts with an existing entry"));
@@ -92,6 +132,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, "unexpected error");
     return reply.status(500).send(errorBody(ErrorCode.unexpected, 500, "Unexpected error"));
   });
+}
+
+/** An AppError as the spec §8 body, with the headers its status asks for. */
+function sendAppError(request: FastifyRequest, reply: FastifyReply, err: AppError) {
+  logSecurityEvent(request, err.status, err.code);
+  if (err instanceof TransientDatabaseError) {
+    // Not the caller's fault and no bug, but worth an operator's eye when it happens often.
+    request.log.warn({ sqlState: err.sqlState, status: err.status }, "database: transaction ended by the database");
+  }
+  if (err.status === 429) {
+    const seconds = err instanceof TooManyAttempts ? err.retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
+    reply.header("retry-after", String(seconds));
+  }
+  if (err.status === 503) reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+  const body = errorBody(err.code, err.status, err.hasMessage ? err.message : undefined);
+  return reply.status(err.status).send(err.details ? { ...body, ...err.details } : body);
 }
 
 /** The security events of a failed request, by its answer (none for the rest). */

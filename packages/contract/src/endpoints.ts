@@ -168,7 +168,11 @@ export interface EndpointSpec {
 export type Endpoint = EndpointSpec & { readonly name: string; readonly kind: "json" | "download" };
 
 const AUTHED = [400, 401, 403, 404] as const;
-const WRITES = [400, 401, 403, 404, 409] as const;
+/**
+ * 409 also when the database ended the write in a deadlock or serialization failure with another
+ * writer, 503 (1108) when it could not do it in time: both after one more try, both worth a retry.
+ */
+const WRITES = [400, 401, 403, 404, 409, 503] as const;
 const LOGGED_IN = [401] as const;
 
 /** A file served with its token in the query: accepts `?token=` beside its own query. */

@@ -30,6 +30,8 @@ export const ErrorCode = {
   malformedJson: 1106,
   /** The partner provider of external courses did not answer, too late or with garbage. */
   partnerUnavailable: 1107,
+  /** The database could not do the work in time (a lock not had, a statement cancelled): try again. */
+  busy: 1108,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -61,6 +63,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.conflict]: 409,
   [ErrorCode.malformedJson]: 400,
   [ErrorCode.partnerUnavailable]: 502,
+  [ErrorCode.busy]: 503,
 };
 
 /**

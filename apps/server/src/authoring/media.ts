@@ -9,6 +9,7 @@ import {
 import { type Actor, assertMay, decide } from "../access/policy";
 import type { Db } from "../db/client";
 import { media } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 
 /** What the bytes are, whatever the request says (a declared type is only believed when the bytes agree). */
@@ -49,7 +50,7 @@ export async function storeQuestionMedia(
   const sha256 = crypto.createHash("sha256").update(body).digest("hex");
   // Named by owner and content: the same file twice is stored once; nothing clashes with package names.
   const name = `@${facilityId === null ? "c" : `f${facilityId}`}-${sha256}`;
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [row] = await tx
       .insert(media)
       .values({ kind, name, mime, size: body.length, sha256, data: body, facilityId })

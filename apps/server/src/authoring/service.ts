@@ -19,6 +19,7 @@ import { type Actor, assertMay, assertMayEditContent, decide, mayEditQuestionnai
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import {
   answers,
   certificates,
@@ -30,14 +31,17 @@ import {
   trainings,
   users,
 } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 
 /*
  * Authoring (issue 16, rules and versions in the contract's schemas/authoring.ts): staff see
  * the questionnaires of their scope; administrators write their facility's own, Super-Admins
- * and superchris common content. Every write bumps the content generation in its transaction,
- * so every server's quiz sees it with the very next request (learning/content-cache.ts).
+ * and superchris common content. Every write gives the content a new generation as it commits,
+ * so every server's quiz sees it with the very next request (learning/content-cache.ts). The
+ * writes run in db/transaction.ts: a deadlock with a content import running at the same time is
+ * tried once more, then answered 409.
  */
 
 type QuestionnaireRow = typeof questionnaires.$inferSelect & {
@@ -225,6 +229,16 @@ export async function getQuestionnaire(clock: DbClock, actor: Actor, id: number)
   return present(clock.db, actor, q, clock.now());
 }
 
+/**
+ * The lock on a training's row under which a questionnaire is added to it and it is made passive:
+ * without it, both could pass their checks at once (neither sees the other's uncommitted row) and
+ * leave a passive training with a questionnaire, or two questionnaires at one position. FOR NO
+ * KEY UPDATE is the lock an UPDATE of the row takes: it serialises these writers with each other
+ * and with a content import updating the training, yet lets others insert rows that merely refer
+ * to the training (their foreign key check takes FOR KEY SHARE), which FOR UPDATE would block.
+ */
+const TRAINING_LOCK = "no key update";
+
 /** A new draft: an administrator's for their facility, a Super-Admin's common. */
 export async function createQuestionnaire(
   clock: DbClock,
@@ -237,12 +251,15 @@ export async function createQuestionnaire(
   if (common) assertMay(actor, "authoring.editCommon");
   else assertMay(actor, "authoring.editFacility", { facilityId });
   const { db } = clock;
-  const id = await db.transaction(async (tx) => {
+  const id = await runTransaction(db, async (tx) => {
+    // The training's row is locked (TRAINING_LOCK): a save making it passive, or another new
+    // questionnaire of it, waits for this one, so the passive check and the next position hold.
     const [training] = await tx
       .select({ id: trainings.id, passive: trainings.passive })
       .from(trainings)
       .innerJoin(topics, eq(topics.id, trainings.topicId))
-      .where(and(eq(trainings.id, body.training_id), eq(trainings.retired, false), eq(topics.retired, false)));
+      .where(and(eq(trainings.id, body.training_id), eq(trainings.retired, false), eq(topics.retired, false)))
+      .for(TRAINING_LOCK, { of: trainings });
     if (!training) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
     if (training.passive) {
       throw new AppError(ErrorCode.conflict, "A passive training has no questionnaires", 409);
@@ -275,9 +292,9 @@ async function write<T>(
   id: number,
   fn: (tx: Tx, q: QuestionnaireRow) => Promise<T>,
 ): Promise<{ result: T; questionnaire: AuthoringQuestionnaire }> {
-  const result = await clock.db.transaction(async (tx) => {
+  const result = await runTransaction(clock.db, async (tx) => {
     // One writer per questionnaire at a time (positions, versions).
-    await tx.execute(sql`select pg_advisory_xact_lock(42016, ${id}::int)`);
+    await lockForTransaction(tx, "authoringQuestionnaire", id);
     const q = await loadQuestionnaire(tx, id);
     assertEdit(actor, q);
     const out = await fn(tx, q);
@@ -472,7 +489,7 @@ export async function deleteQuestion(
 
 export async function saveTopic(db: Db, actor: Actor, id: number | null, body: TopicWrite): Promise<{ id: number }> {
   assertMay(actor, "authoring.editCommon");
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     let topicId = id;
     if (topicId === null) {
       const [last] = await tx.select({ position: max(topics.position) }).from(topics);
@@ -506,7 +523,7 @@ export async function saveTraining(
   body: TrainingWrite,
 ): Promise<{ id: number }> {
   assertMay(actor, "authoring.editCommon");
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     const [topic] = await tx
       .select({ id: topics.id })
       .from(topics)
@@ -530,6 +547,13 @@ export async function saveTraining(
         .returning({ id: trainings.id });
       trainingId = (row as { id: number }).id;
     } else {
+      // Locked before the passive check below, as createQuestionnaire locks it (TRAINING_LOCK).
+      const [locked] = await tx
+        .select({ id: trainings.id })
+        .from(trainings)
+        .where(and(eq(trainings.id, trainingId), eq(trainings.retired, false)))
+        .for(TRAINING_LOCK);
+      if (!locked) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
       const [row] = await tx
         .update(trainings)
         .set({ ...values, origin: "common" })

@@ -1,8 +1,14 @@
 import crypto from "node:crypto";
+<<<<<<< HEAD
 import { addMonths, startOfDayAfter } from "@carecampus/contract";
 import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+=======
+import { addMonths, startOfDayAfter, type UserProgress } from "@carecampus/contract";
+import { and, desc, eq, gte, lt } from "drizzle-orm";
+>>>>>>> core-db
 import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
 import { renderCertificate } from "./pdf";
 
@@ -67,7 +73,7 @@ export async function certifyPassive(
   markedBy: number,
 ): Promise<PassiveCertificate> {
   // Serialises marks of the same user: two clicks at once still give one certificate.
-  await tx.execute(sql`select pg_advisory_xact_lock(42004, ${userId})`);
+  await lockForTransaction(tx, "passiveMarks", userId);
   const dayStart = startOfDayAfter(at, 0, zone);
   const columns = { id: certificates.id, acquiredAt: certificates.acquiredAt, expiresAt: certificates.expiresAt };
   const [sameDay] = await tx

@@ -2,7 +2,9 @@ import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
@@ -58,12 +60,14 @@ const keepsLiveTrainings = sql`not exists (select 1 from ${trainings} t where t.
 /**
  * Imports a validated package in one transaction. Items are matched by key, so a newer
  * version updates content in place and everyone's progress and certificates stay; items the
- * new version lacks are retired (hidden), never deleted.
+ * new version lacks are retired (hidden), never deleted. Authoring saves and wiki uploads go on
+ * meanwhile (migration 0016 holds no row for the whole import); a deadlock with one of them runs
+ * the import once more (db/transaction.ts).
  */
 export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new Date()): Promise<ImportResult> {
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     // One importer at a time, also across processes sharing a PostgreSQL.
-    await tx.execute(sql`select pg_advisory_xact_lock(42001)`);
+    await lockForTransaction(tx, "contentImport");
     const previous = await currentContentVersion(tx);
     const counts = {
       topics: pkg.topics.length,

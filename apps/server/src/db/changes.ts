@@ -3,14 +3,14 @@ import pg from "pg";
 
 /*
  * What other processes changed, for the caches a server keeps in memory (sessions, learning
- * content). The database's triggers (migration 0015) notify at commit whatever wrote the
- * change: this server, another server on the same PostgreSQL, a CLI. A cache answers from memory
- * only while its feed is live; while it is down (the listening connection lost) every read goes
- * to the database, and coming back every cache starts empty, since notifications may have been
- * missed meanwhile.
+ * content). The database's triggers (migrations 0015 and 0016) notify at commit whatever wrote
+ * the change: this server, another server on the same PostgreSQL, a CLI. A cache answers from
+ * memory only while its feed is live; while it is down (the listening connection lost) every
+ * read goes to the database, and coming back every cache starts empty, since notifications may
+ * have been missed meanwhile.
  */
 
-/** The channels of migration 0015's triggers. */
+/** The channels of the triggers of migrations 0015 and 0016. */
 export const CHANNELS = ["cc_session", "cc_content"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -26,6 +26,12 @@ export interface ChangeFeed {
    */
   readonly shared: boolean;
   on(channel: Channel, listener: ChangeListener): () => void;
+  /**
+   * This process has just committed a change on `channel`: its own caches drop what it touched
+   * now, as the notification would make them, rather than trusting that the database hands a
+   * session its own notification before the commit returns (db/transaction.ts calls it).
+   */
+  announce(channel: Channel): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,7 @@ export async function pgliteChangeFeed(client: PGlite): Promise<ChangeFeed> {
     },
     shared: false,
     on: subscribers.on,
+    announce: (channel) => subscribers.emit(channel, "*"),
     close: async () => {
       live = false;
       await Promise.all(stops.map((stop) => stop().catch(() => {})));
@@ -154,6 +161,7 @@ export async function postgresChangeFeed(
     },
     shared: true,
     on: subscribers.on,
+    announce: (channel) => subscribers.emit(channel, "*"),
     close: async () => {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -11,6 +11,7 @@ import pg from "pg";
 import type { Config } from "../config";
 import { serverPath } from "../paths";
 import { type ChangeFeed, pgliteChangeFeed, postgresChangeFeed } from "./changes";
+import { type AdvisoryKey, advisoryKey } from "./locks";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
@@ -23,17 +24,22 @@ export interface Database {
   ping(): Promise<void>;
   close(): Promise<void>;
   /**
-   * Takes the PostgreSQL session-level advisory lock `key` if no other process (or, on PGlite,
-   * no other holder in this process) has it: the release function, or null when it is taken.
-   * Held on a connection of its own, so the holder's work may use the pool meanwhile.
+   * Takes the PostgreSQL session-level advisory lock `key` (db/locks.ts) if no other process
+   * (or, on PGlite, no other holder in this process) has it: the release function, or null when
+   * it is taken. Held on a connection of its own, so the holder's work may use the pool meanwhile.
    */
-  tryAdvisoryLock(key: number): Promise<(() => Promise<void>) | null>;
+  tryAdvisoryLock(key: AdvisoryKey): Promise<(() => Promise<void>) | null>;
   /** What any process committed, for the caches kept in memory (db/changes.ts). */
   changes: ChangeFeed;
 }
 
 /** The change feed of an open database, by its query handle (transactions have none of their own). */
 const feeds = new WeakMap<object, ChangeFeed>();
+
+/** Is `db` a transaction's handle (whose one connection runs one query at a time)? */
+export function isTransaction(db: Db | Tx): db is Tx {
+  return typeof (db as { rollback?: unknown }).rollback === "function";
+}
 
 /** The change feed behind `db`, when it is the database's own handle (not a transaction's). */
 export function changeFeedOf(db: Db | Tx): ChangeFeed | undefined {
@@ -220,8 +226,8 @@ export function openConfiguredDatabase(
   });
 }
 
-/** The advisory lock migrations run under on PostgreSQL (beside the jobs' 42005–42008 and seeding's 42000). */
-export const MIGRATION_LOCK = 42009;
+/** The advisory lock migrations run under on PostgreSQL. */
+const MIGRATION_LOCK = advisoryKey("migrations");
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -235,12 +241,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     try {
       const lock = await pool.connect();
       try {
-        await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await lock.query("select pg_advisory_lock($1, $2)", [MIGRATION_LOCK.namespace, MIGRATION_LOCK.id]);
         try {
           await migratePg(db, { migrationsFolder });
           await syncLoginKeys(db);
         } finally {
-          await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+          await lock.query("select pg_advisory_unlock($1, $2)", [MIGRATION_LOCK.namespace, MIGRATION_LOCK.id]);
         }
       } finally {
         lock.release();
@@ -265,7 +271,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       tryAdvisoryLock: async (key) => {
         const client = await pool.connect();
         try {
-          const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1) as locked", [key]);
+          const { rows } = await client.query<{ locked: boolean }>("select pg_try_advisory_lock($1, $2) as locked", [
+            key.namespace,
+            key.id,
+          ]);
           if (!rows[0]?.locked) {
             client.release();
             return null;
@@ -276,7 +285,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         }
         return async () => {
           try {
-            await client.query("select pg_advisory_unlock($1)", [key]);
+            await client.query("select pg_advisory_unlock($1, $2)", [key.namespace, key.id]);
             client.release();
           } catch (err) {
             // A broken connection is dropped; the server frees its locks with it.
@@ -307,7 +316,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await syncLoginKeys(db);
     // PGlite has one session, in which advisory locks are re-entrant: the holders in this
     // process are told apart here (no other process can open the same directory).
-    const held = new Set<number>();
+    const held = new Set<string>();
     const changes = await pgliteChangeFeed(client);
     feeds.set(db, changes);
     return {
@@ -323,17 +332,18 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         unlock();
       },
       tryAdvisoryLock: async (key) => {
-        if (held.has(key)) return null;
-        held.add(key);
+        const name = `${key.namespace}:${key.id}`;
+        if (held.has(name)) return null;
+        held.add(name);
         try {
-          await client.query("select pg_advisory_lock($1)", [key]);
+          await client.query("select pg_advisory_lock($1, $2)", [key.namespace, key.id]);
         } catch (err) {
-          held.delete(key);
+          held.delete(name);
           throw err;
         }
         return async () => {
-          held.delete(key);
-          await client.query("select pg_advisory_unlock($1)", [key]);
+          held.delete(name);
+          await client.query("select pg_advisory_unlock($1, $2)", [key.namespace, key.id]);
         };
       },
     };
@@ -351,7 +361,7 @@ export async function runAll<T extends readonly unknown[]>(
   db: Db | Tx,
   queries: { [K in keyof T]: () => PromiseLike<T[K]> },
 ): Promise<T> {
-  if (typeof (db as { rollback?: unknown }).rollback === "function") {
+  if (isTransaction(db)) {
     const results: unknown[] = [];
     for (const q of queries) results.push(await q());
     return results as unknown as T;

@@ -2,6 +2,7 @@ import { ErrorCode, type NamedItem } from "@carecampus/contract";
 import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope } from "../access/policy";
 import type { Db } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { activities, facilities, qualifications } from "../db/schema";
 import { AppError } from "../errors";
 
@@ -19,7 +20,7 @@ export async function listFacilities(db: Db, actor: Actor): Promise<NamedItem[]>
 export async function createFacility(db: Db, actor: Actor, name: string, max: number | undefined): Promise<NamedItem> {
   assertMay(actor, "facilities.create");
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(42002)`);
+    await lockForTransaction(tx, "facilities");
     if (max !== undefined) {
       const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(facilities);
       if ((row?.n ?? 0) >= max)

@@ -1,20 +1,20 @@
 import { runCalendarReminders } from "../calendar/reminders";
+import { type AdvisoryKey, advisoryKey } from "../db/locks";
 import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
 import { pruneRateLimits } from "../security/limits";
 
 /**
- * PostgreSQL advisory lock keys of the background jobs, one per job: a job runs in one server
- * at a time however many share the database (ARCHITECTURE decision 18). The 4200x keys below
- * 42005 belong to request-time locks (first-start seeding 42000, content import, facilities,
- * users, passive marks).
+ * PostgreSQL advisory locks of the background jobs, one per job in the jobs namespace of
+ * db/locks.ts: a job runs in one server at a time however many share the database
+ * (ARCHITECTURE decision 18).
  */
 export const JOB_LOCKS = {
-  certificateExpiry: 42005,
-  mailSender: 42006,
-  calendarReminders: 42007,
-  rateLimitCleanup: 42008,
+  certificateExpiry: advisoryKey("jobs", 1),
+  mailSender: advisoryKey("jobs", 2),
+  calendarReminders: advisoryKey("jobs", 3),
+  rateLimitCleanup: advisoryKey("jobs", 4),
 } as const;
 
 export const JOB_NAMES = {
@@ -35,7 +35,7 @@ export interface Job {
   name: string;
   /** Cron pattern, read in the configured TIME_ZONE. */
   pattern: string;
-  lock: number;
+  lock: AdvisoryKey;
   run(deps: JobDeps, now: Date): Promise<object>;
   /** Writes what is worth logging of a run's result (nothing for an idle run). */
   report(result: object, log: JobLog): void;

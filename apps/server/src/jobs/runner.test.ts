@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestContext } from "../../test/helpers";
 import { secondServerDatabase } from "../../test/second-server";
+import { advisoryKey } from "../db/locks";
 import { mailOutbox } from "../db/schema";
 import { enqueueMail, mailQueued } from "../mail/outbox";
 import { JOB_LOCKS, JOB_NAMES, JOBS, type Job, type JobLog } from "./catalogue";
@@ -13,8 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** Locks of the test jobs: in the jobs namespace, far from the catalogue's ids. */
+const testLock = (n: number) => advisoryKey("jobs", 900 + n);
+
 /** A job that records its runs and waits for `release()` before it ends. */
-function gatedJob(name = "test-gated", lock = 49_001) {
+function gatedJob(name = "test-gated", lock = testLock(1)) {
   const runs: Date[] = [];
   let open: () => void = () => {};
   let gate = new Promise<void>((resolve) => {
@@ -53,7 +57,7 @@ describe("the job catalogue", () => {
       JOB_NAMES.mailSender,
       JOB_NAMES.rateLimitCleanup,
     ]);
-    expect(new Set(JOBS.map((j) => j.lock)).size).toBe(JOBS.length);
+    expect(new Set(JOBS.map((j) => `${j.lock.namespace}:${j.lock.id}`)).size).toBe(JOBS.length);
     expect(JOBS.map((j) => j.lock)).toEqual([
       JOB_LOCKS.certificateExpiry,
       JOB_LOCKS.calendarReminders,
@@ -87,7 +91,7 @@ describe("the job runner", () => {
   });
 
   it("runs a job once at a time in one process, and once more when asked again meanwhile", async () => {
-    const { job, runs, release } = gatedJob("test-again", 49_002);
+    const { job, runs, release } = gatedJob("test-again", testLock(2));
     const runner = startJobRunner(ctx.deps, quiet, { ...manual, jobs: [job] });
     try {
       const first = runner.run(job.name);
@@ -103,7 +107,7 @@ describe("the job runner", () => {
   });
 
   it("stops cleanly: stop waits for the running job, and nothing starts afterwards", async () => {
-    const { job, runs, release } = gatedJob("test-stop", 49_003);
+    const { job, runs, release } = gatedJob("test-stop", testLock(3));
     const runner = startJobRunner(ctx.deps, quiet, { ...manual, jobs: [job] });
     const running = runner.run(job.name);
     await vi.waitFor(() => expect(runs).toHaveLength(1));
@@ -130,7 +134,7 @@ describe("the job runner", () => {
     const failing: Job = {
       name: "test-failing",
       pattern: "0 6 * * *",
-      lock: 49_004,
+      lock: testLock(4),
       run: async () => {
         calls += 1;
         if (calls === 1) throw new Error("boom");

@@ -1,12 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql, TransactionRollbackError } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
 import { createTestApp, onPostgres, type TestContext } from "../../test/helpers";
+import { otherSession } from "../../test/second-server";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { questions } from "../db/schema";
-import { contentView } from "./content-cache";
+import { answers, questions } from "../db/schema";
+import { type ContentView, contentView } from "./content-cache";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -93,4 +94,123 @@ describe("the content kept in memory", () => {
     },
     40_000,
   );
+
+  describe("a view is one version of the content", () => {
+    /** A live question with one of its live answers, and the texts of version A written to both. */
+    async function versionA(): Promise<{ questionId: number; answerId: number; generation: string }> {
+      const db = ctx.deps.database.db;
+      const [q] = await db
+        .select({ id: questions.id })
+        .from(questions)
+        .where(and(eq(questions.key, "q1"), eq(questions.retired, false)));
+      const [a] = await db
+        .select({ id: answers.id })
+        .from(answers)
+        .where(and(eq(answers.questionId, q?.id ?? 0), eq(answers.retired, false)));
+      const questionId = q?.id ?? 0;
+      const answerId = a?.id ?? 0;
+      await db.transaction(async (tx) => {
+        await tx.update(questions).set({ text: "Fassung A" }).where(eq(questions.id, questionId));
+        await tx.update(answers).set({ text: "Antwort A" }).where(eq(answers.id, answerId));
+      });
+      const { rows } = await db.execute<{ value: string }>(
+        sql`select "value" from "app_meta" where "key" = 'content_generation'`,
+      );
+      return { questionId, answerId, generation: rows[0]?.value ?? "" };
+    }
+
+    const texts = (view: ContentView, questionId: number, answerId: number) => ({
+      question: view.questions.get(questionId)?.text,
+      answer: view.questions.get(questionId)?.answers.find((x) => x.id === answerId)?.text,
+    });
+
+    it("a content commit while the view loads is in it whole, under its own generation, or not at all", async () => {
+      const db = ctx.deps.database.db;
+      const a = await versionA();
+      // The view is loaded afresh (the write emptied the memory) while version B commits. PGlite
+      // runs queries in the order asked: once this one is answered the view has read its
+      // generation and asked for its next read, and version B is asked for after it.
+      const loading = contentView(db);
+      await db.execute(sql`select 1`);
+      await db.transaction(async (tx) => {
+        await tx.update(questions).set({ text: "Fassung B" }).where(eq(questions.id, a.questionId));
+        await tx.update(answers).set({ text: "Antwort B" }).where(eq(answers.id, a.answerId));
+      });
+      const view = await loading;
+      const seen = texts(view, a.questionId, a.answerId);
+      if (view.generation === a.generation) expect(seen).toEqual({ question: "Fassung A", answer: "Antwort A" });
+      else expect(seen).toEqual({ question: "Fassung B", answer: "Antwort B" });
+      const now = await contentView(db);
+      expect(now.generation).not.toBe(a.generation);
+      expect(texts(now, a.questionId, a.answerId)).toEqual({ question: "Fassung B", answer: "Antwort B" });
+    });
+
+    it.skipIf(!onPostgres)(
+      "a commit between the view's reads stays out of it: the generation and all five reads are one snapshot",
+      async () => {
+        const db = ctx.deps.database.db;
+        const a = await versionA();
+        const other = await otherSession(ctx);
+        try {
+          const otherPid = (await other.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]?.pid;
+          // The view's last read (the answers) waits for this lock, its first reads are done by then.
+          await other.query("begin");
+          await other.query(`lock table "answers" in access exclusive mode`);
+          const loading = contentView(db);
+          await vi.waitFor(
+            async () => {
+              const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and pid <> ${otherPid} and state = 'active'
+                  and wait_event_type = 'Lock'
+                  and query like '%from "answers"%'`);
+              expect(rows[0]?.n).toBe(1);
+            },
+            { timeout: 10_000 },
+          );
+          await other.query(`update "questions" set "text" = 'Fassung B' where "id" = $1`, [a.questionId]);
+          await other.query(`update "answers" set "text" = 'Antwort B' where "id" = $1`, [a.answerId]);
+          await other.query("commit");
+          const view = await loading;
+          expect(view.generation).toBe(a.generation);
+          expect(texts(view, a.questionId, a.answerId)).toEqual({ question: "Fassung A", answer: "Antwort A" });
+        } finally {
+          await other.end();
+        }
+        // Version B arrives with its notification, under a generation of its own.
+        await vi.waitFor(async () => {
+          const now = await contentView(db);
+          expect(texts(now, a.questionId, a.answerId)).toEqual({ question: "Fassung B", answer: "Antwort B" });
+          expect(now.generation).not.toBe(a.generation);
+        });
+      },
+      40_000,
+    );
+
+    it("inside a transaction that wrote content, the view is that transaction's own and kept nowhere", async () => {
+      const db = ctx.deps.database.db;
+      const a = await versionA();
+      const before = await contentView(db);
+      await db
+        .transaction(async (tx) => {
+          await tx.update(questions).set({ text: "Nur hier" }).where(eq(questions.id, a.questionId));
+          const own = await contentView(tx);
+          expect(own.generation).toBe("");
+          expect(own.questions.get(a.questionId)?.text).toBe("Nur hier");
+          tx.rollback();
+        })
+        .catch((err: unknown) => {
+          // The rollback asked for; an assertion that failed inside still fails the test.
+          if (!(err instanceof TransactionRollbackError)) throw err;
+        });
+      const after = await contentView(db);
+      expect(after.generation).toBe(before.generation);
+      expect(after.questions.get(a.questionId)?.text).toBe("Fassung A");
+      // Read inside a transaction that wrote nothing, the view is the database's.
+      await db.transaction(async (tx) => {
+        const seen = await contentView(tx);
+        expect(seen.generation).toBe(before.generation);
+        expect(seen.questions.get(a.questionId)?.text).toBe("Fassung A");
+      });
+    });
+  });
 });

@@ -1,19 +1,22 @@
 import { and, eq, sql } from "drizzle-orm";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
-import { changeFeedOf, type Db, type Tx } from "../db/client";
-import { answers, appMeta, media, questionnaires, questions, topics, trainings } from "../db/schema";
+import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
+import { answers, media, questionnaires, questions, topics, trainings } from "../db/schema";
 
 /*
  * The learning content (topics, trainings, questionnaires, questions, answers) changes only when
  * content is imported or written in the app (authoring), yet the quiz read it again on every
- * request. It is kept in memory per content generation: a random value in app_meta that any
- * statement writing the content sets anew in its transaction (a trigger, migration 0015), which
- * also notifies every server at commit (db/changes.ts).
+ * request. It is kept in memory per content generation: a random value in app_meta that every
+ * transaction writing the content sets anew as it commits (triggers, migration 0016), which also
+ * notifies every server at commit (db/changes.ts). The generation is transactional: a snapshot
+ * holds a generation exactly when it holds the content written with it, so a view read with its
+ * generation in one snapshot may be kept under that generation for good.
  * While this process hears those notifications, the content comes from memory without a query;
  * otherwise (a transaction's handle, the listening connection lost) each request reads the
  * generation (one indexed row) and loads the content again when it is not the one in memory.
- * This server's own writes are out of memory before they resolve (db/changes.ts); another
- * process's import or authoring save arrives with its notification, a moment after its commit.
+ * This server's own writes are out of memory before they resolve (db/transaction.ts announces
+ * them); another process's import or authoring save arrives with its notification, a moment
+ * after its commit.
  */
 
 export const CONTENT_GENERATION = "content_generation";
@@ -49,6 +52,10 @@ export interface CachedTraining {
 }
 
 export interface ContentView {
+  /**
+   * The generation whose content this is; "" before any content was written, and for a view no
+   * generation names (a transaction's own uncommitted content, or reads a commit came between).
+   */
   generation: string;
   /** Live topics in their order. */
   topics: (typeof topics.$inferSelect)[];
@@ -89,7 +96,13 @@ export function liveVersion(view: ContentView, questionId: number): number | und
 const views = new Map<string, Promise<ContentView>>();
 const KEEP = 8;
 
-async function load(db: Db | Tx, generation: string): Promise<ContentView> {
+function keep(generation: string, view: Promise<ContentView>): void {
+  views.set(generation, view);
+  while (views.size > KEEP) views.delete(views.keys().next().value as string);
+}
+
+/** The content as `db` sees it, labelled `generation` by the caller, who knows what the reads saw. */
+async function read(db: Db | Tx, generation: string): Promise<ContentView> {
   const topicRows = await db.select().from(topics).where(eq(topics.retired, false)).orderBy(topics.position);
   const trainingRows = await db
     .select({
@@ -191,20 +204,81 @@ export async function contentView(db: Db | Tx): Promise<ContentView> {
   return (await cache.get("content", () => contentByGeneration(db))) as ContentView;
 }
 
+interface Generation {
+  /** The content generation the statement saw; "" before any content was written. */
+  value: string;
+  /** The transaction wrote content of its own, not committed yet (migration 0016's flag). */
+  written: boolean;
+  /** The transaction reads one snapshot throughout (repeatable read or serializable). */
+  stable: boolean;
+}
+
+async function readGeneration(db: Db | Tx): Promise<Generation> {
+  const result = await db.execute<{ value: string | null; written: boolean; stable: boolean }>(
+    sql`select (select "value" from "app_meta" where "key" = ${CONTENT_GENERATION}) as "value",
+      coalesce(current_setting('cc.content_written', true), '') = 'on' as "written",
+      current_setting('transaction_isolation') <> 'read committed' as "stable"`,
+  );
+  const row = result.rows[0];
+  return { value: row?.value ?? "", written: row?.written === true, stable: row?.stable === true };
+}
+
+/**
+ * The generation and the five reads in one repeatable-read snapshot: read one after another on
+ * PostgreSQL's default isolation, each would see the commits made meanwhile, and a view could mix
+ * two versions of the content under the older generation, kept in memory for good. (PGlite runs
+ * one query at a time, and no query of another request between those of a transaction; the code
+ * is the same.)
+ */
+function readSnapshot(db: Db): Promise<ContentView> {
+  return db.transaction(async (tx) => read(tx, (await readGeneration(tx)).value), {
+    isolationLevel: "repeatable read",
+    accessMode: "read only",
+  });
+}
+
 /**
  * From memory when its generation is the database's, else read (once per generation, also when
  * many requests ask at once). Without a generation (no content imported yet) it is read every time.
  */
 async function contentByGeneration(db: Db | Tx): Promise<ContentView> {
-  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, CONTENT_GENERATION));
-  const generation = row?.value;
-  if (!generation) return load(db, "");
-  let view = views.get(generation);
-  if (!view) {
-    view = load(db, generation);
-    views.set(generation, view);
-    view.catch(() => views.delete(generation));
-    while (views.size > KEEP) views.delete(views.keys().next().value as string);
+  if (isTransaction(db)) return contentInTransaction(db);
+  const { value: generation } = await readGeneration(db);
+  const known = generation ? views.get(generation) : undefined;
+  if (known) return known;
+  const loading = readSnapshot(db);
+  // Requests that read the same generation meanwhile share this load. A commit may come between
+  // that read and the snapshot: the view is kept under the generation its own snapshot saw.
+  if (generation) keep(generation, loading);
+  loading.then(
+    (view) => {
+      if (view.generation !== generation && views.get(generation) === loading) views.delete(generation);
+      if (view.generation && !views.has(view.generation)) keep(view.generation, loading);
+    },
+    () => {
+      if (views.get(generation) === loading) views.delete(generation);
+    },
+  );
+  return loading;
+}
+
+/**
+ * Inside the caller's transaction, which may have written content of its own (then the view is
+ * its own, under no generation, and kept nowhere) and may read each statement in a new snapshot
+ * (read committed: a view is kept only when the generation did not move during its reads).
+ */
+async function contentInTransaction(tx: Tx): Promise<ContentView> {
+  const before = await readGeneration(tx);
+  if (before.written) return read(tx, "");
+  const known = before.value ? views.get(before.value) : undefined;
+  if (known) return known;
+  const view = await read(tx, before.value);
+  if (!before.value) return view;
+  if (!before.stable) {
+    // Every content commit gives a new generation: the same one after the reads means none came between.
+    const after = await readGeneration(tx);
+    if (after.value !== before.value) return { ...view, generation: "" };
   }
+  keep(before.value, Promise.resolve(view));
   return view;
 }

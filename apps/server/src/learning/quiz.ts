@@ -12,6 +12,7 @@ import {
 import { and, eq, sql } from "drizzle-orm";
 import { issueCertificate } from "../certificates/service";
 import type { Db } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { ownHelp } from "../help/service";
@@ -229,8 +230,13 @@ export async function submitAnswer(
   let recorded: { attempt: AttemptRow; alreadyRight: boolean } | null = null;
   let certified = false;
   await db.transaction(async (tx) => {
-    // Serialise this user's answers per questionnaire: the round bookkeeping stays exact.
-    await tx.execute(sql`select pg_advisory_xact_lock(${userId}::int, ${path.questionnaireId}::int)`);
+    // Serialise this learner's answers: the round bookkeeping stays exact. Per learner, not per
+    // questionnaire: the last answers of two questionnaires of one training, given at once (two
+    // tabs, the offline outbox), would each read the other questionnaire as unfinished and neither
+    // would issue the certificate. A learner answers one question at a time, so nothing is lost by
+    // waiting, and the key is the user id itself: no hash of two ids, so no two learners ever wait
+    // on each other.
+    await lockForTransaction(tx, "quiz", userId);
     snapshot = await loadSnapshot(tx, userId, now, zone, { view, attemptsOf: path.questionnaireId });
     const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);

@@ -432,10 +432,16 @@ describe("the certificate-expiry job", () => {
       { schedule: false, startDelayMs: 3_600_000 },
     );
     try {
-      await other.query("select pg_advisory_lock($1)", [JOB_LOCKS.certificateExpiry]);
+      await other.query("select pg_advisory_lock($1, $2)", [
+        JOB_LOCKS.certificateExpiry.namespace,
+        JOB_LOCKS.certificateExpiry.id,
+      ]);
       expect(await runner.run(JOB_NAMES.certificateExpiry)).toEqual({ ran: false });
       expect(await notificationsOf(ctx, scene.employee)).toEqual([]);
-      await other.query("select pg_advisory_unlock($1)", [JOB_LOCKS.certificateExpiry]);
+      await other.query("select pg_advisory_unlock($1, $2)", [
+        JOB_LOCKS.certificateExpiry.namespace,
+        JOB_LOCKS.certificateExpiry.id,
+      ]);
       expect((await runner.run(JOB_NAMES.certificateExpiry)).ran).toBe(true);
       expect(await notificationsOf(ctx, scene.employee)).toHaveLength(1);
     } finally {

@@ -1,9 +1,10 @@
 import { ErrorCode, type ExternalCourse, type PartnerAdminCourses } from "@carecampus/contract";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { requireUser, userScope } from "../access/scope";
 import { issueCertificate } from "../certificates/service";
 import type { Db } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
 import { AppError } from "../errors";
 import {
@@ -187,7 +188,7 @@ async function storeCertificates(
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     // Two page loads at once import a certificate once and issue one training certificate.
-    await tx.execute(sql`select pg_advisory_xact_lock(42017, ${userId})`);
+    await lockForTransaction(tx, "partnerCertificates", userId);
     for (const c of fetched.sort((a, b) => a.issuedAt.getTime() - b.issuedAt.getTime())) {
       const completedAt = c.issuedAt > now ? now : c.issuedAt;
       const [row] = await tx

@@ -16,6 +16,7 @@ import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/
 import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
 import type { Db, Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import {
   activities,
   facilities,
@@ -175,7 +176,7 @@ export async function createUserByAdmin(deps: UserWriteDeps, actor: Actor, input
   const hash = await hashPassword(input.password);
   const id = await deps.db.transaction(async (tx) => {
     // Serialises creations: the user limit and the login check hold under concurrency.
-    await tx.execute(sql`select pg_advisory_xact_lock(42003)`);
+    await lockForTransaction(tx, "users");
     const facilityId = await resolveFacility(tx, actor, roles, input.facility);
     await assertKnownIds(tx, input.activities, input.qualifications);
     if (await isLoginTaken(tx, input.login)) throw new AppError(ErrorCode.loginInUse, "Username already in use");

@@ -12,6 +12,7 @@ import {
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { type Db, runAll, type Tx } from "../db/client";
+import { lockForTransaction } from "../db/locks";
 import {
   activities,
   facilities,
@@ -331,7 +332,7 @@ export async function importUsers(
   const hashes = await hashAll(passwords);
   const plan = await db.transaction(async (tx) => {
     // The same lock as single creations: logins and the user limit hold under concurrency.
-    await tx.execute(sql`select pg_advisory_xact_lock(42003)`);
+    await lockForTransaction(tx, "users");
     // Planned again under the lock: another request may have changed users while we hashed.
     const again = await planImport(tx, actor, rows, options.deleteMissing);
     if (again.problems.length > 0) refuse(again.problems);

@@ -1,7 +1,5 @@
-import crypto from "node:crypto";
 import { ErrorCode, endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { media } from "../db/schema";
 import { dbClock } from "../deps";
 import { AppError } from "../errors";
 import { attachment } from "../http/attachment";
@@ -9,7 +7,7 @@ import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
-import { imageInfo, wikiImageName } from "./images";
+import { imageInfo } from "./images";
 import { assertMayEdit, facilityInView } from "./pages";
 import { searchWiki } from "./search";
 import {
@@ -22,6 +20,7 @@ import {
   restoreRevision,
   retirePage,
   savePage,
+  storeWikiImage,
   wikiTree,
 } from "./service";
 
@@ -110,22 +109,8 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
       if (declared !== info.mime && declared !== "application/octet-stream") {
         throw new AppError(ErrorCode.validation, `The file is ${info.mime}, not ${declared}`);
       }
-      const sha256 = crypto.createHash("sha256").update(body).digest("hex");
-      const [row] = await db
-        .insert(media)
-        .values({
-          kind: "wiki",
-          name: wikiImageName(facilityId, sha256),
-          mime: info.mime,
-          size: body.length,
-          sha256,
-          data: body,
-          facilityId,
-        })
-        .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
-        .returning({ id: media.id });
-      if (!row) throw new AppError(ErrorCode.unexpected, "The image was not stored");
-      return { id: row.id, src: `/api/static/wiki/${row.id}`, width: info.width, height: info.height };
+      const id = await storeWikiImage(db, facilityId, body, info);
+      return { id, src: `/api/static/wiki/${id}`, width: info.width, height: info.height };
     },
   );
 }

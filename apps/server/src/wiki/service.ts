@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import {
   ErrorCode,
   type Language,
@@ -18,9 +19,11 @@ import {
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Actor } from "../access/policy";
 import type { Db, Tx } from "../db/client";
-import { type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
+import { media, type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
+import { type ImageInfo, wikiImageName } from "./images";
 import {
   assertMayEdit,
   confirmationAsked,
@@ -184,7 +187,7 @@ export async function wikiTree(db: Db, actor: Actor, asked: number | undefined):
 export async function createTopic(db: Db, actor: Actor, body: WikiTopicCreate): Promise<WikiTopic> {
   const facilityId = body.facility === undefined ? null : await facilityInView(db, actor, body.facility);
   assertMayEdit(actor, facilityId);
-  return db.transaction(async (tx) => {
+  return runTransaction(db, async (tx) => {
     // A facility's topic may not shadow a common one, nor a common one a facility's.
     const [clash] = await tx
       .select({ id: wikiTopics.id })
@@ -229,7 +232,7 @@ export async function createPage(deps: DbClock, actor: Actor, body: WikiPageCrea
   const { db } = deps;
   const facilityId = body.facility === undefined ? null : await facilityInView(db, actor, body.facility);
   assertMayEdit(actor, facilityId);
-  const page = await db.transaction(async (tx) => {
+  const page = await runTransaction(db, async (tx) => {
     const [topic] = await tx
       .select()
       .from(wikiTopics)
@@ -321,7 +324,7 @@ async function appendRevision(
 
 /** PUT /wiki/pages/{id}: one language saved as a new revision (409 when stale). */
 export async function savePage(deps: DbClock, actor: Actor, id: number, body: WikiPageSave): Promise<WikiPage> {
-  const page = await deps.db.transaction(async (tx) => {
+  const page = await runTransaction(deps.db, async (tx) => {
     const current = await pageForEdit(tx, actor, id, true);
     const latest = await loadRevision(tx, id, current.latestRevision);
     const content = { ...(latest?.content ?? {}), [body.lang]: { title: body.title, markdown: body.markdown } };
@@ -334,7 +337,7 @@ export async function savePage(deps: DbClock, actor: Actor, id: number, body: Wi
 
 /** POST /wiki/pages/{id}/restore: an earlier revision's text becomes the newest revision. */
 export async function restoreRevision(deps: DbClock, actor: Actor, id: number, body: WikiRestore): Promise<WikiPage> {
-  const page = await deps.db.transaction(async (tx) => {
+  const page = await runTransaction(deps.db, async (tx) => {
     const current = await pageForEdit(tx, actor, id, true);
     const old = await loadRevision(tx, id, body.revision);
     if (!old) throw new AppError(ErrorCode.notFound, "Revision not found");
@@ -345,7 +348,7 @@ export async function restoreRevision(deps: DbClock, actor: Actor, id: number, b
 
 /** POST /wiki/pages/{id}/release. */
 export async function releasePage(deps: DbClock, actor: Actor, id: number, body: WikiRelease): Promise<WikiPage> {
-  const page = await deps.db.transaction(async (tx) => {
+  const page = await runTransaction(deps.db, async (tx) => {
     const current = await pageForEdit(tx, actor, id, true);
     if (current.version !== body.version) throw STALE();
     const number = body.revision ?? current.latestRevision;
@@ -372,13 +375,46 @@ export async function releasePage(deps: DbClock, actor: Actor, id: number, body:
 
 /** DELETE /wiki/pages/{id}: retired, with its history kept. */
 export async function retirePage(db: Db, actor: Actor, id: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  await runTransaction(db, async (tx) => {
     const page = await pageForEdit(tx, actor, id, true);
     await tx
       .update(wikiPages)
       .set({ retired: true, version: page.version + 1 })
       .where(eq(wikiPages.id, id));
     await reindexPage(tx, id);
+  });
+}
+
+/* ---------- images ---------- */
+
+/**
+ * POST /wiki/images: an image checked by the route (imageInfo), stored as the facility's (null:
+ * the common pages'). Named by owner and content, so a second upload of it gives the first's id.
+ * A new media row is no learning content (migration 0016): no quiz cache is emptied by it.
+ */
+export async function storeWikiImage(
+  db: Db,
+  facilityId: number | null,
+  body: Buffer,
+  info: ImageInfo,
+): Promise<number> {
+  const sha256 = crypto.createHash("sha256").update(body).digest("hex");
+  return runTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(media)
+      .values({
+        kind: "wiki",
+        name: wikiImageName(facilityId, sha256),
+        mime: info.mime,
+        size: body.length,
+        sha256,
+        data: body,
+        facilityId,
+      })
+      .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
+      .returning({ id: media.id });
+    if (!row) throw new AppError(ErrorCode.unexpected, "The image was not stored");
+    return row.id;
   });
 }
 
