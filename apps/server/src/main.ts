@@ -1,12 +1,12 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import { buildApp } from "./app";
-import { useTestPasswordHashing } from "./security/passwords";
 import { createDeps } from "./bootstrap";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
 import { issuePendingAdminPassword } from "./demo/seed";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
+import { useTestPasswordHashing } from "./security/passwords";
 import { STATS_REPLY, STATS_REQUEST, superviseWorkers } from "./system/cluster";
 
 /** With WORKERS=N (cluster.ts): which of the N this process is, 1-based; the single server is 1. */

@@ -1,11 +1,6 @@
 import crypto from "node:crypto";
-<<<<<<< HEAD
 import { addMonths, startOfDayAfter } from "@carecampus/contract";
-import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
-=======
-import { addMonths, startOfDayAfter, type UserProgress } from "@carecampus/contract";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
->>>>>>> core-db
 import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
