@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Endpoint, endpoints, registeredRoutes, sharedRoutes } from "./endpoints";
@@ -9,6 +10,18 @@ describe("endpoint table", () => {
     for (const [name, e] of Object.entries(endpoints)) expect(e.name).toBe(name);
     const keys = registeredRoutes().map((e) => `${e.method} ${e.path}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("has each feature file's calls, and no call in two files", async () => {
+    const dir = new URL("./endpoints/", import.meta.url);
+    const names: string[] = [];
+    for (const file of fs.readdirSync(dir)) {
+      const module: Record<string, unknown> = await import(new URL(file, dir).href);
+      for (const [exported, calls] of Object.entries(module)) {
+        if (exported.endsWith("Endpoints")) names.push(...Object.keys(calls as object));
+      }
+    }
+    expect(names.sort()).toEqual(Object.keys(endpoints).sort());
   });
 
   it("declares exactly the path's parameters in its params schema", () => {

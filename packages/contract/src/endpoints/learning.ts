@@ -1,0 +1,66 @@
+import { z } from "zod";
+import {
+  AnswerRequest,
+  AnswerResult,
+  NextQuestion,
+  PracticeQuery,
+  QuestionnaireParams,
+  QuestionParams,
+  Topic,
+  TopicDetail,
+  TopicParams,
+  TrainingDetail,
+  TrainingParams,
+} from "../schemas/learning";
+import { AUTHED, type EndpointSpec } from "./common";
+
+/** Learning (employees): the learner's topics, trainings and questions (server: learning/). */
+export const learningEndpoints = {
+  topicList: {
+    method: "GET",
+    path: "/progress/topics",
+    response: z.array(Topic),
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "The learner's topics with their counts.",
+  },
+  topicGet: {
+    method: "GET",
+    path: "/progress/topics/:id/trainings",
+    params: TopicParams,
+    response: TopicDetail,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "A topic with the learner's assigned trainings.",
+  },
+  trainingGet: {
+    method: "GET",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires",
+    params: TrainingParams,
+    response: TrainingDetail,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "A training with its questionnaires.",
+  },
+  questionNext: {
+    method: "GET",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions",
+    params: QuestionnaireParams,
+    query: PracticeQuery,
+    response: NextQuestion,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "The next open question of the current round, without anything that reveals the answers.",
+  },
+  answerSubmit: {
+    method: "POST",
+    path: "/progress/topics/:topic/trainings/:training/questionnaires/:q/questions/:question/answers",
+    params: QuestionParams,
+    query: PracticeQuery,
+    body: AnswerRequest,
+    response: AnswerResult,
+    errors: AUTHED,
+    tags: ["learning"],
+    description: "Answers a question with the chosen answer ids: the verdict, explanation and round result.",
+  },
+} as const satisfies Record<string, EndpointSpec>;
