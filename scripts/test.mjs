@@ -26,6 +26,18 @@ function machineCpu() {
   }
 }
 
+// The project needs Node >= 22.12 (package.json engines), which npm does not enforce: on Node 20
+// the component tests' jsdom cannot load undici, and Vitest reports that as unhandled errors,
+// not as a clear failure. Say so before anything runs.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(
+    `npm test needs Node.js >= 22.12; this is ${process.version}. ` +
+      "`. scripts/node24.sh` puts Node 24 first on PATH for this shell (.ci/run does the same).",
+  );
+  process.exit(1);
+}
+
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !STEPS.some(([name]) => name.startsWith(w)));
 if (unknown.length > 0) {
