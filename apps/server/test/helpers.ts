@@ -163,6 +163,27 @@ export async function login(ctx: TestContext, loginName: string, password = PASS
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A call of the API as the holder of `token`, with an optional JSON body. */
+export function callAs(ctx: TestContext, token: string, method: Method, url: string, payload?: unknown) {
+  return ctx.app.inject({
+    method,
+    url: `/api${url}`,
+    headers: bearer(token),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+/** The smallest PNG (1×1 px). */
+export const PNG_1X1 = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+let pngs = 0;
+/** A 1×1 PNG of its own content each time (readers ignore the bytes after IEND, sha256 does not). */
+export const freshPng = () => Buffer.concat([PNG_1X1, Buffer.from(`#${++pngs}`)]);
+
 /** The five roles and two facilities of most permission tests. */
 export async function createCast(ctx: TestContext) {
   const a = await createFacility(ctx);

@@ -3,7 +3,16 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type FixtureIds, importFixture, writeFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, onPostgres, type TestContext } from "../../test/helpers";
+import {
+  bearer,
+  callAs,
+  createCast,
+  createTestApp,
+  freshPng,
+  type Method,
+  onPostgres,
+  type TestContext,
+} from "../../test/helpers";
 import { otherSession, secondServerDatabase } from "../../test/second-server";
 import { media, questions } from "../db/schema";
 import { TransientDatabaseError } from "../errors";
@@ -16,14 +25,6 @@ import { currentContentVersion, importPackage } from "./service";
  * deadlock on it and answer 500. PostgreSQL only: PGlite runs one transaction at a time, so
  * there no two writers ever meet.
  */
-
-const PNG_1x1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-let uploads = 0;
-/** A 1×1 PNG of its own content each time (the bytes after IEND are ignored by readers, not by sha256). */
-const freshPng = () => Buffer.concat([PNG_1x1, Buffer.from(`#${++uploads}`)]);
 
 /**
  * The fixture's version 2 and 30 trainings more of 40 questions each: an import that takes a
@@ -74,14 +75,8 @@ describe.skipIf(!onPostgres)("content writes while a content import runs (Postgr
   let wikiPage = { id: 0, version: 0 };
   const logLines: string[] = [];
 
-  type Method = "GET" | "POST" | "PUT" | "PATCH";
   const call = (token: string, method: Method, url: string, payload?: unknown) =>
-    ctx.app.inject({
-      method,
-      url: `/api${url}`,
-      headers: bearer(token),
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    callAs(ctx, token, method, url, payload);
 
   beforeAll(async () => {
     ctx = await createTestApp({ logStream: { write: (line) => void logLines.push(line) } });

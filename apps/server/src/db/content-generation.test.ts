@@ -1,7 +1,16 @@
 import { eq, sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureIds, importFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, onPostgres, type TestContext } from "../../test/helpers";
+import {
+  bearer,
+  callAs,
+  createCast,
+  createTestApp,
+  freshPng,
+  type Method,
+  onPostgres,
+  type TestContext,
+} from "../../test/helpers";
 import { otherSession } from "../../test/second-server";
 import type { Db, Tx } from "./client";
 import { media, questions } from "./schema";
@@ -16,22 +25,8 @@ let cast: Awaited<ReturnType<typeof createCast>>;
 let ids: FixtureIds;
 let facilityQn = 0;
 
-const PNG_1x1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-/** A 1×1 PNG of its own content each time (the bytes after IEND are ignored by readers, not by sha256). */
-let uploads = 0;
-const freshPng = () => Buffer.concat([PNG_1x1, Buffer.from(`#${++uploads}`)]);
-
-type Method = "GET" | "POST" | "PUT";
 const call = (token: string, method: Method, url: string, payload?: unknown) =>
-  ctx.app.inject({
-    method,
-    url: `/api${url}`,
-    headers: bearer(token),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
+  callAs(ctx, token, method, url, payload);
 const upload = (url: string, body: Buffer) =>
   ctx.app.inject({
     method: "POST",

@@ -24,11 +24,14 @@ const JITTER_MS = 60;
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS + Math.random() * JITTER_MS));
 
-/** Did this transaction write learning content (migration 0016 sets the flag with its first row)? */
+/**
+ * Has this transaction written learning content? Migration 0016 sets the transaction-local flag
+ * with its first content row (read here and by learning/content-cache.ts).
+ */
+export const CONTENT_WRITTEN = sql`coalesce(current_setting('cc.content_written', true), '') = 'on'`;
+
 async function wroteContent(tx: Tx): Promise<boolean> {
-  const result = await tx.execute<{ written: boolean }>(
-    sql`select coalesce(current_setting('cc.content_written', true), '') = 'on' as written`,
-  );
+  const result = await tx.execute<{ written: boolean }>(sql`select ${CONTENT_WRITTEN} as written`);
   return result.rows[0]?.written === true;
 }
 

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
 import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
 import { answers, media, questionnaires, questions, topics, trainings } from "../db/schema";
+import { CONTENT_WRITTEN } from "../db/transaction";
 
 /*
  * The learning content (topics, trainings, questionnaires, questions, answers) changes only when
@@ -216,7 +217,7 @@ interface Generation {
 async function readGeneration(db: Db | Tx): Promise<Generation> {
   const result = await db.execute<{ value: string | null; written: boolean; stable: boolean }>(
     sql`select (select "value" from "app_meta" where "key" = ${CONTENT_GENERATION}) as "value",
-      coalesce(current_setting('cc.content_written', true), '') = 'on' as "written",
+      ${CONTENT_WRITTEN} as "written",
       current_setting('transaction_isolation') <> 'read committed' as "stable"`,
   );
   const row = result.rows[0];
