@@ -3,6 +3,7 @@
 // PostgreSQL leg does not run again in the second zone runs here: the date-sensitive unit tests,
 // and without DATABASE_URL the date-sensitive API tests too. Each must pass in both zones.
 import { spawnSync } from "node:child_process";
+import { DATE_SENSITIVE_API } from "./test-legs.mjs";
 import { SECOND_ZONE } from "./test-zones.mjs";
 
 const UNIT = [
@@ -11,17 +12,8 @@ const UNIT = [
   "packages/contract/src/settings.test.ts",
   "apps/web/src/features/notifications/messages.test.ts",
 ];
-const API = [
-  "apps/server/src/notifications/expiry-job.test.ts",
-  "apps/server/src/overview/overview.test.ts",
-  "apps/server/src/overview/xlsx.test.ts",
-  "apps/server/src/jobs/runner.test.ts",
-  "apps/server/src/calendar/events.test.ts",
-  "apps/server/src/calendar/ics.test.ts",
-  "apps/server/src/calendar/reminders.test.ts",
-];
 
-const files = process.env.DATABASE_URL ? UNIT : [...UNIT, ...API];
+const files = process.env.DATABASE_URL ? UNIT : [...UNIT, ...DATE_SENSITIVE_API];
 console.log(
   `Date-sensitive tests with TZ=${SECOND_ZONE}${process.env.DATABASE_URL ? " (the API's run in the PostgreSQL leg)" : ""}:`,
 );

@@ -16,6 +16,20 @@ export const STAFF_ROLES: readonly Role[] = ["administrator", "supervisor", "con
 /** Roles that create and edit users. */
 export const USER_EDITOR_ROLES: readonly Role[] = ["administrator", "contentmanager"];
 
+/**
+ * Learners: only the employee role has trainings — the topic grid, the progress ring, a
+ * colleague's progress bars (spec §2). Not a role check that superchris passes: a superuser
+ * without the employee role learns nothing.
+ */
+export function hasTrainings(roles: readonly Role[]): boolean {
+  return roles.includes("employee");
+}
+
+/** The user search shows colleagues' progress cards to viewers who are not learners themselves (spec §2). */
+export function seesColleagueProgress(viewer: readonly Role[]): boolean {
+  return !hasTrainings(viewer);
+}
+
 /** Roles that see every facility (the rest are bound to their own). */
 export function seesAllFacilities(roles: readonly Role[]): boolean {
   return roles.includes("superchris") || roles.includes("contentmanager");

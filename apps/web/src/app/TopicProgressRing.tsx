@@ -1,3 +1,4 @@
+import { hasTrainings } from "@carecampus/contract";
 import { RingProgress, Text, Tooltip, UnstyledButton } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -8,7 +9,7 @@ import { useRequiredSession } from "../session/store";
 export function TopicProgressRing() {
   const { t } = useTranslation();
   const { user } = useRequiredSession();
-  const employee = user.roles.includes("employee");
+  const employee = hasTrainings(user.roles);
   const { data } = useTopics(employee);
   if (!employee || !data) return null;
   const count = data.reduce((n, topic) => n + topic.count, 0);

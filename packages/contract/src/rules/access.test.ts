@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROLES } from "../roles";
+import { hasTrainings, ROLES, seesColleagueProgress } from "../roles";
 import type { Role } from "../schemas/role";
 import { ACCESS_ACTIONS, can, mayOpenRoute, ROUTE_ACTIONS, type RouteName } from "./access";
 
@@ -48,5 +48,21 @@ describe("access by role (the table the server and the web app share)", () => {
     expect(can(both, "learning.take")).toBe(true);
     expect(can(both, "overview.read")).toBe(true);
     expect(can(both, "user.edit")).toBe(false);
+  });
+});
+
+describe("who has trainings (spec §2: the topic grid, the progress ring, a colleague's progress bars)", () => {
+  it("is the employee role alone, not a role check superchris passes", () => {
+    expect(hasTrainings(["employee"])).toBe(true);
+    expect(hasTrainings(["supervisor", "employee"])).toBe(true);
+    for (const roles of [["superchris"], ["contentmanager"], ["administrator"], ["supervisor"]] as Role[][]) {
+      expect(hasTrainings(roles), roles.join()).toBe(false);
+    }
+  });
+
+  it("colleagues' progress cards show to viewers who do not learn themselves", () => {
+    expect(seesColleagueProgress(["administrator"])).toBe(true);
+    expect(seesColleagueProgress(["superchris"])).toBe(true);
+    expect(seesColleagueProgress(["administrator", "employee"])).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { hasTrainings } from "@carecampus/contract";
 import { Alert, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,7 @@ import { TopicGrid } from "./TopicGrid";
 export default function HomePage() {
   const { t } = useTranslation();
   const { user } = useRequiredSession();
-  const employee = user.roles.includes("employee");
+  const employee = hasTrainings(user.roles);
   return (
     <>
       <Title order={1} fz={{ base: "h3", sm: "h2" }} mb="lg">

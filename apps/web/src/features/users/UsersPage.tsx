@@ -1,4 +1,4 @@
-import { type AdminUser, api, can } from "@carecampus/contract";
+import { type AdminUser, api, can, hasTrainings, seesColleagueProgress } from "@carecampus/contract";
 import {
   Accordion,
   ActionIcon,
@@ -122,7 +122,7 @@ function UserCard({
               <Text size="sm">{t("users.noEmail")}</Text>
             )}
           </Stack>
-          {showProgress && open && user.roles.includes("employee") && <ProgressBars userId={user.id} />}
+          {showProgress && open && hasTrainings(user.roles) && <ProgressBars userId={user.id} />}
         </SimpleGrid>
         {(canEdit || canDelete) && (
           <Group mt="md" gap="xs">
@@ -169,8 +169,7 @@ export default function UsersPage() {
   const canEdit = can(me.roles, "user.edit");
   const canDelete = can(me.roles, "user.delete");
   const canCreate = can(me.roles, "users.create");
-  // Progress cards show for non-employee viewers only (spec §2).
-  const showProgress = !me.roles.includes("employee");
+  const showProgress = seesColleagueProgress(me.roles);
   const threshold = settings["show-user-list-threshold"];
   const listAll = debounced === "" && (all.data?.total ?? 0) < threshold;
   const fullList = (all.data?.total ?? 0) < threshold ? all.data : undefined;
