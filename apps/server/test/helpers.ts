@@ -30,11 +30,11 @@ let pgliteTemplate: Blob | undefined;
  * The global setup (test/global-setup.ts) migrated one template database for the run: PGlite
  * starts from its tarball, PostgreSQL copies it; openDatabase's migrate then finds nothing to do.
  */
-async function openTestDatabase(): Promise<Database> {
+async function openTestDatabase(pgliteDir?: string): Promise<Database> {
   if (!onPostgres) {
     const template = inject("pgliteTemplate");
     if (template) pgliteTemplate ??= new Blob([fs.readFileSync(template)]);
-    return openDatabase({ pgliteLoadDataDir: pgliteTemplate });
+    return openDatabase({ pgliteLoadDataDir: pgliteTemplate, ...(pgliteDir && { pgliteDir }) });
   }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TEST_DB=pg needs DATABASE_URL");
@@ -72,6 +72,8 @@ export interface TestOptions {
   mailer?: Mailer;
   /** Receives the app's log lines (JSON), e.g. to read the security events. */
   logStream?: { write(line: string): void };
+  /** PGlite keeps its files in DATA_DIR, as a server does, instead of in this process's memory. */
+  pgliteOnDisk?: boolean;
 }
 
 /** The token secret of every test app: tests sign their own odd tokens with it. */
@@ -87,7 +89,7 @@ export async function createTestApp(options: TestOptions = {}): Promise<TestCont
     LOGIN_IP_MAX_FAILURES: "1000",
     ...options.env,
   });
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.pgliteOnDisk ? dataDir : undefined);
   await seedReferenceLists(database.db);
   const clock = { now: new Date() };
   const now = () => new Date(clock.now);

@@ -1,16 +1,17 @@
-import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import {
   type AuthoringMediaResult,
   ErrorCode,
   QUESTION_MEDIA_TYPES,
   type QuestionMediaType,
+  UPLOAD_MAX_BYTES,
   uploadProblem,
 } from "@carecampus/contract";
 import { type Actor, assertMay, decide } from "../access/policy";
 import type { Db } from "../db/client";
-import { media } from "../db/schema";
-import { runTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { storeUpload } from "../storage/media";
+import { peekBody } from "../storage/upload";
 
 /** What the bytes are, whatever the request says (a declared type is only believed when the bytes agree). */
 export function sniffMedia(body: Buffer): QuestionMediaType | undefined {
@@ -23,9 +24,13 @@ export function sniffMedia(body: Buffer): QuestionMediaType | undefined {
   return undefined;
 }
 
+/** Enough of a file's start to tell its type (sniffMedia). */
+const SNIFF_BYTES = 12;
+
 /**
  * Stores an uploaded image or mp4 for a question's explanation: an administrator's is their
  * facility's (served only there), a Super-Admin's everyone's. Served by /api/static/image|video/{id}.
+ * The body streams into storage; its type, told by its first bytes, sets its size limit.
  */
 export async function storeQuestionMedia(
   db: Db,
@@ -35,28 +40,26 @@ export async function storeQuestionMedia(
 ): Promise<AuthoringMediaResult> {
   assertMay(actor, "authoring.upload");
   const facilityId = decide(actor, "authoring.editCommon") === "allow" ? null : actor.facilityId;
-  if (!Buffer.isBuffer(body) || body.length === 0) {
+  if (!(body instanceof Readable))
     throw new AppError(ErrorCode.validation, "Send the image or video as the request body");
-  }
-  const mime = sniffMedia(body);
+  const { head, bytes } = await peekBody(body, (h) => h.length >= SNIFF_BYTES, SNIFF_BYTES);
+  if (head.length === 0) throw new AppError(ErrorCode.validation, "Send the image or video as the request body");
+  const mime = sniffMedia(head);
   if (!mime || (declared !== mime && declared !== "application/octet-stream")) {
     throw new AppError(ErrorCode.validation, "Only PNG, JPEG or WebP images and mp4 videos are accepted", 415);
   }
-  const problem = uploadProblem(mime, body.length);
-  if (problem === "size") throw new AppError(ErrorCode.payloadTooLarge, "The file is too large", 413);
+  const tooLarge = () => new AppError(ErrorCode.payloadTooLarge, "The file is too large", 413);
+  const problem = uploadProblem(mime, head.length);
+  if (problem === "size") throw tooLarge();
   if (problem)
     throw new AppError(ErrorCode.validation, "Only PNG, JPEG or WebP images and mp4 videos are accepted", 415);
   const kind = QUESTION_MEDIA_TYPES[mime].kind;
-  const sha256 = crypto.createHash("sha256").update(body).digest("hex");
-  // Named by owner and content: the same file twice is stored once; nothing clashes with package names.
-  const name = `@${facilityId === null ? "c" : `f${facilityId}`}-${sha256}`;
-  return runTransaction(db, async (tx) => {
-    const [row] = await tx
-      .insert(media)
-      .values({ kind, name, mime, size: body.length, sha256, data: body, facilityId })
-      .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
-      .returning({ id: media.id });
-    if (!row) throw new AppError(ErrorCode.unexpected, "The file was not stored");
-    return { type: kind, id: row.id, src: `/api/static/${kind}/${row.id}` };
-  });
+  const id = await storeUpload(
+    db,
+    bytes,
+    { maxBytes: UPLOAD_MAX_BYTES[kind], tooLarge },
+    // Named by owner and content: the same file twice is stored once; nothing clashes with package names.
+    { kind, mime, facilityId, name: (sha256) => `@${facilityId === null ? "c" : `f${facilityId}`}-${sha256}` },
+  );
+  return { type: kind, id, src: `/api/static/${kind}/${id}` };
 }

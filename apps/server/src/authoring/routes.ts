@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { dbClock } from "../deps";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
+import { streamedBodies } from "../storage/upload";
 import { importBank, previewBankFor } from "./bank-import";
 import { storeQuestionMedia } from "./media";
 import {
@@ -65,16 +66,17 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
     saveTraining(db, actorOf(request), request.params.id, request.body),
   );
 
-  // Images and videos come as the raw body with their type; the role is checked before a byte is read.
-  app.addContentTypeParser(
+  // Images and videos come as the raw body with their type, streamed into storage; the role is
+  // checked before a byte is read.
+  streamedBodies(
+    app,
     ["image/png", "image/jpeg", "image/webp", "video/mp4", "application/octet-stream"],
-    { parseAs: "buffer", bodyLimit: UPLOAD_MAX_BYTES.video },
-    (_request, body, done) => done(null, body),
+    UPLOAD_MAX_BYTES.video,
   );
   route(
     app,
     endpoints.authoringMediaUpload,
-    { onRequest: authenticate({ admit: "authoring.upload" }), bodyLimit: UPLOAD_MAX_BYTES.video },
+    { onRequest: authenticate({ admit: "authoring.upload" }) },
     async (request) => {
       const declared = String(request.headers["content-type"] ?? "")
         .split(";")[0]

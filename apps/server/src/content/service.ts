@@ -5,6 +5,7 @@ import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
 import { runTransaction } from "../db/transaction";
+import { mediaStore } from "../storage/store";
 import { importWiki } from "../wiki/import";
 import { ContentError, type ContentPackage, compareVersions } from "./package";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
@@ -90,25 +91,27 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
     }
 
     const mediaIds = new Map<string, number>();
+    // A file's bytes go into storage only when they are new or changed; its old bytes go with the
+    // change (migration 0017's trigger). Stored in this transaction: an import stores all or nothing.
+    const store = mediaStore(tx);
     for (const m of pkg.media) {
-      const [row] = await tx
-        .insert(media)
-        .values({ kind: m.kind, name: m.name, mime: m.mime, size: m.data.length, sha256: m.sha256, data: m.data })
-        .onConflictDoUpdate({
-          target: [media.kind, media.name],
-          set: { mime: m.mime, size: m.data.length, sha256: m.sha256, data: m.data },
-          setWhere: sql`${media.sha256} <> ${m.sha256}`,
-        })
-        .returning({ id: media.id });
-      const id =
-        row?.id ??
-        (
-          await tx
-            .select({ id: media.id })
-            .from(media)
-            .where(and(eq(media.kind, m.kind), eq(media.name, m.name)))
-        )[0]?.id;
-      if (id !== undefined) mediaIds.set(`${m.kind}:${m.name}`, id);
+      const [known] = await tx
+        .select({ id: media.id, sha256: media.sha256 })
+        .from(media)
+        .where(and(eq(media.kind, m.kind), eq(media.name, m.name)));
+      if (known?.sha256 === m.sha256) {
+        mediaIds.set(`${m.kind}:${m.name}`, known.id);
+        continue;
+      }
+      const file = await store.put([m.data]);
+      const values = { mime: m.mime, size: file.size, sha256: file.sha256, storageKey: file.key };
+      const [row] = known
+        ? await tx.update(media).set(values).where(eq(media.id, known.id)).returning({ id: media.id })
+        : await tx
+            .insert(media)
+            .values({ kind: m.kind, name: m.name, ...values })
+            .returning({ id: media.id });
+      if (row) mediaIds.set(`${m.kind}:${m.name}`, row.id);
     }
 
     const topicIds = new Map<string, number>();

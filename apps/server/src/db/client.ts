@@ -212,6 +212,11 @@ export function byteaHex(value: unknown): string {
   return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
 }
 
+/** bytea results from PGlite, through Buffer's native hex decoder (PGlite's own parses each byte in JavaScript). */
+export function byteaFromHex(text: string): Buffer {
+  return Buffer.from(text.slice(2), "hex");
+}
+
 const countingLogger = { logQuery: () => void queryStats.queries++ };
 
 /** The database a configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
@@ -305,6 +310,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
       startParams,
       serializers: { [BYTEA_OID]: byteaHex },
+      parsers: { [BYTEA_OID]: byteaFromHex },
     });
     // drizzle's pglite and node-postgres drivers share the query builder; one type serves both.
     const db = drizzlePglite(client, {

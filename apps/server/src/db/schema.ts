@@ -172,11 +172,29 @@ export const media = pgTable(
     mime: text("mime").notNull(),
     size: integer("size").notNull(),
     sha256: text("sha256").notNull(),
-    data: bytea("data").notNull(),
+    /** Where the bytes are (storage/): the key of its chunks in media_chunks. */
+    storageKey: text("storage_key").notNull().unique(),
     /** A wiki image of a facility's page: served only within that facility (null: everyone's). */
     facilityId: integer("facility_id").references(() => facilities.id, { onDelete: "cascade" }),
   },
   (t) => [unique("media_kind_name_uq").on(t.kind, t.name)],
+);
+
+/**
+ * The bytes of media files (storage/database.ts), cut into chunks of STORAGE_CHUNK_BYTES (the
+ * last one shorter), so that no query writes or reads a whole video. An upload writes its chunks
+ * before there is a media row for them; the triggers of migration 0017 delete a row's chunks with
+ * it, and the storage-cleanup job the chunks of uploads that never got one.
+ */
+export const mediaChunks = pgTable(
+  "media_chunks",
+  {
+    key: text("key").notNull(),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
 export const topics = pgTable("topics", {

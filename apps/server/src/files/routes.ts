@@ -4,7 +4,8 @@ import { assertMay, ownedBy } from "../access/policy";
 import type { Db } from "../db/client";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
-import { findMedia, MEDIA_CSP, type MediaMeta, parseRange, readMedia } from "./service";
+import { mediaStore } from "../storage/store";
+import { findMedia, MEDIA_CSP, type MediaMeta, parseRange } from "./service";
 
 /** Sends a media file, honouring one HTTP byte range. */
 async function sendMedia(db: Db, request: FastifyRequest, reply: FastifyReply, m: MediaMeta) {
@@ -19,8 +20,10 @@ async function sendMedia(db: Db, request: FastifyRequest, reply: FastifyReply, m
   const range = parseRange(request.headers.range, m.size);
   if ("unsatisfiable" in range) return reply.status(416).header("content-range", `bytes */${m.size}`).send();
   if (range.partial) reply.status(206).header("content-range", `bytes ${range.start}-${range.end}/${m.size}`);
-  const length = range.end - range.start + 1;
-  return reply.header("content-length", length).send(await readMedia(db, m.id, range.start, length));
+  // Streamed a chunk at a time as the client takes it: a video is never one buffer.
+  return reply
+    .header("content-length", range.end - range.start + 1)
+    .send(mediaStore(db).open(m.storageKey, { start: range.start, end: range.end }));
 }
 
 /** A facility's own question image or video (authoring) or wiki image exists only within that facility. */

@@ -1,5 +1,5 @@
 import { ErrorCode } from "@carecampus/contract";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { media } from "../db/schema";
 import { AppError } from "../errors";
@@ -14,6 +14,8 @@ export interface MediaMeta {
   mime: string;
   size: number;
   sha256: string;
+  /** Where storage keeps its bytes (storage/store.ts). */
+  storageKey: string;
   /** A facility's wiki image: only for that facility (null: everyone's). */
   facilityId: number | null;
 }
@@ -22,7 +24,14 @@ export interface MediaMeta {
 export async function findMedia(db: Db, kind: MediaKind, where: { id?: number; name?: string }): Promise<MediaMeta> {
   const cond = where.id !== undefined ? eq(media.id, where.id) : eq(media.name, where.name ?? "");
   const [row] = await db
-    .select({ id: media.id, mime: media.mime, size: media.size, sha256: media.sha256, facilityId: media.facilityId })
+    .select({
+      id: media.id,
+      mime: media.mime,
+      size: media.size,
+      sha256: media.sha256,
+      storageKey: media.storageKey,
+      facilityId: media.facilityId,
+    })
     .from(media)
     .where(and(eq(media.kind, kind), cond));
   if (!row) throw new AppError(ErrorCode.imageNotFound, "Image not found");
@@ -47,14 +56,4 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   }
   if (start > end || start >= size) return { unsatisfiable: true };
   return { start, end, partial: true };
-}
-
-/** `length` bytes of a media file from `start`, cut by the database. */
-export async function readMedia(db: Db, id: number, start: number, length: number): Promise<Buffer> {
-  const [row] = await db
-    .select({ chunk: sql<Buffer>`substring(${media.data} from ${start + 1}::int for ${length}::int)` })
-    .from(media)
-    .where(eq(media.id, id));
-  const chunk = row?.chunk;
-  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk ?? []);
 }

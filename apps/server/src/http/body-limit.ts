@@ -11,7 +11,8 @@ import { AppError } from "../errors";
  */
 export const BODY_LIMIT = 64 * 1024;
 
-function tooLarge(limit: number): AppError {
+/** 413: a body beyond `limit` bytes, refused with the limit in the message. */
+export function tooLarge(limit: number): AppError {
   const err = new AppError(ErrorCode.payloadTooLarge, `Request body too large (at most ${limit} bytes here)`, 413);
   return Object.assign(err, { statusCode: 413 });
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
 import { pruneRateLimits } from "../security/limits";
+import { deleteUnusedChunks } from "../storage/cleanup";
 
 /**
  * PostgreSQL advisory locks of the background jobs, one per job in the jobs namespace of
@@ -15,6 +16,7 @@ export const JOB_LOCKS = {
   mailSender: advisoryKey("jobs", 2),
   calendarReminders: advisoryKey("jobs", 3),
   rateLimitCleanup: advisoryKey("jobs", 4),
+  storageCleanup: advisoryKey("jobs", 5),
 } as const;
 
 export const JOB_NAMES = {
@@ -22,6 +24,7 @@ export const JOB_NAMES = {
   mailSender: "mail-sender",
   calendarReminders: "calendar-reminders",
   rateLimitCleanup: "rate-limit-cleanup",
+  storageCleanup: "storage-cleanup",
 } as const;
 
 export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
@@ -101,5 +104,16 @@ export const JOBS: readonly Job[] = [
     lock: JOB_LOCKS.rateLimitCleanup,
     run: (deps, now) => pruneRateLimits(deps.database.db, now),
     report() {},
+  },
+  {
+    name: JOB_NAMES.storageCleanup,
+    // Hourly: the bytes of uploads a stopped server left without their media row.
+    pattern: "43 * * * *",
+    lock: JOB_LOCKS.storageCleanup,
+    run: (deps, now) => deleteUnusedChunks(deps.database.db, now),
+    report(result, log) {
+      const r = result as Awaited<ReturnType<typeof deleteUnusedChunks>>;
+      if (r.files > 0) log.info({ job: JOB_NAMES.storageCleanup, ...r }, "storage cleanup: unused uploads deleted");
+    },
   },
 ];

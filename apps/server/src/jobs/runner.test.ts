@@ -56,6 +56,7 @@ describe("the job catalogue", () => {
       JOB_NAMES.calendarReminders,
       JOB_NAMES.mailSender,
       JOB_NAMES.rateLimitCleanup,
+      JOB_NAMES.storageCleanup,
     ]);
     expect(new Set(JOBS.map((j) => `${j.lock.namespace}:${j.lock.id}`)).size).toBe(JOBS.length);
     expect(JOBS.map((j) => j.lock)).toEqual([
@@ -63,6 +64,7 @@ describe("the job catalogue", () => {
       JOB_LOCKS.calendarReminders,
       JOB_LOCKS.mailSender,
       JOB_LOCKS.rateLimitCleanup,
+      JOB_LOCKS.storageCleanup,
     ]);
   });
 });

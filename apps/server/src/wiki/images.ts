@@ -8,6 +8,12 @@ export interface ImageInfo {
   height: number;
 }
 
+/**
+ * How much of an upload's start is read to tell what image it is: a JPEG gives its size after
+ * its metadata segments (EXIF, ICC profile), which rarely pass a few hundred KiB.
+ */
+export const IMAGE_HEAD_BYTES = 1024 * 1024;
+
 /** Larger pictures are refused: nobody needs them in a handbook, and decoders choke on them. */
 export const MAX_IMAGE_SIDE = 10_000;
 

@@ -1,13 +1,12 @@
-import { ErrorCode, endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
+import { endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { dbClock } from "../deps";
-import { AppError } from "../errors";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
+import { streamedBodies } from "../storage/upload";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
-import { imageInfo } from "./images";
 import { assertMayEdit, facilityInView } from "./pages";
 import { searchWiki } from "./search";
 import {
@@ -80,37 +79,20 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
   );
   route(app, endpoints.wikiSearch, user, (request) => searchWiki(db, actorOf(request), request.query));
 
-  // Images come as the raw body with their type; the role is checked before a byte is read.
-  app.addContentTypeParser(
-    [...WIKI_IMAGE_TYPES, "image/svg+xml", "application/octet-stream"],
-    { parseAs: "buffer", bodyLimit: WIKI_IMAGE_MAX_BYTES },
-    (_request, body, done) => done(null, body),
-  );
-  route(
-    app,
-    endpoints.wikiImageUpload,
-    { onRequest: authenticate({ admit: "wiki.upload" }), bodyLimit: WIKI_IMAGE_MAX_BYTES },
-    async (request) => {
-      const actor = actorOf(request);
-      const asked = request.query.facility;
-      // A facility's administrators upload for their facility; Super-Admins for the common pages or the facility named.
-      const facilityId = asked !== undefined ? await facilityInView(db, actor, asked) : actor.facilityId;
-      assertMayEdit(actor, facilityId);
-      const declared = String(request.headers["content-type"] ?? "")
-        .split(";")[0]
-        ?.trim()
-        .toLowerCase();
-      const body = request.body;
-      if (!Buffer.isBuffer(body) || body.length === 0) {
-        throw new AppError(ErrorCode.validation, "Send the image as the request body");
-      }
-      const info = imageInfo(body);
-      if (!info) throw new AppError(ErrorCode.validation, "Not a PNG, JPEG, WebP or GIF image (SVG is not accepted)");
-      if (declared !== info.mime && declared !== "application/octet-stream") {
-        throw new AppError(ErrorCode.validation, `The file is ${info.mime}, not ${declared}`);
-      }
-      const id = await storeWikiImage(db, facilityId, body, info);
-      return { id, src: `/api/static/wiki/${id}`, width: info.width, height: info.height };
-    },
-  );
+  // Images come as the raw body with their type, streamed into storage; the role is checked
+  // before a byte is read.
+  streamedBodies(app, [...WIKI_IMAGE_TYPES, "image/svg+xml", "application/octet-stream"], WIKI_IMAGE_MAX_BYTES);
+  route(app, endpoints.wikiImageUpload, { onRequest: authenticate({ admit: "wiki.upload" }) }, async (request) => {
+    const actor = actorOf(request);
+    const asked = request.query.facility;
+    // A facility's administrators upload for their facility; Super-Admins for the common pages or the facility named.
+    const facilityId = asked !== undefined ? await facilityInView(db, actor, asked) : actor.facilityId;
+    assertMayEdit(actor, facilityId);
+    const declared = String(request.headers["content-type"] ?? "")
+      .split(";")[0]
+      ?.trim()
+      .toLowerCase();
+    const info = await storeWikiImage(db, facilityId, declared ?? "", request.body);
+    return { id: info.id, src: `/api/static/wiki/${info.id}`, width: info.width, height: info.height };
+  });
 }

@@ -1,8 +1,9 @@
-import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import {
   ErrorCode,
   type Language,
   personName,
+  WIKI_IMAGE_MAX_BYTES,
   type WikiPage,
   type WikiPageCreate,
   type WikiPageQuery,
@@ -19,11 +20,14 @@ import {
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Actor } from "../access/policy";
 import type { Db, Tx } from "../db/client";
-import { media, type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
+import { type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
 import { runTransaction } from "../db/transaction";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
-import { type ImageInfo, wikiImageName } from "./images";
+import { tooLarge } from "../http/body-limit";
+import { storeUpload } from "../storage/media";
+import { peekBody } from "../storage/upload";
+import { IMAGE_HEAD_BYTES, type ImageInfo, imageInfo, wikiImageName } from "./images";
 import {
   assertMayEdit,
   confirmationAsked,
@@ -388,34 +392,33 @@ export async function retirePage(db: Db, actor: Actor, id: number): Promise<void
 /* ---------- images ---------- */
 
 /**
- * POST /wiki/images: an image checked by the route (imageInfo), stored as the facility's (null:
- * the common pages'). Named by owner and content, so a second upload of it gives the first's id.
- * A new media row is no learning content (migration 0016): no quiz cache is emptied by it.
+ * POST /wiki/images: an image (its type and size read from its own first bytes, imageInfo),
+ * streamed into storage as the facility's (null: the common pages'). Named by owner and content,
+ * so a second upload of it gives the first's id. A new media row is no learning content
+ * (migration 0016): no quiz cache is emptied by it.
  */
 export async function storeWikiImage(
   db: Db,
   facilityId: number | null,
-  body: Buffer,
-  info: ImageInfo,
-): Promise<number> {
-  const sha256 = crypto.createHash("sha256").update(body).digest("hex");
-  return runTransaction(db, async (tx) => {
-    const [row] = await tx
-      .insert(media)
-      .values({
-        kind: "wiki",
-        name: wikiImageName(facilityId, sha256),
-        mime: info.mime,
-        size: body.length,
-        sha256,
-        data: body,
-        facilityId,
-      })
-      .onConflictDoUpdate({ target: [media.kind, media.name], set: { size: body.length } })
-      .returning({ id: media.id });
-    if (!row) throw new AppError(ErrorCode.unexpected, "The image was not stored");
-    return row.id;
+  declared: string,
+  body: unknown,
+): Promise<ImageInfo & { id: number }> {
+  if (!(body instanceof Readable)) throw new AppError(ErrorCode.validation, "Send the image as the request body");
+  const { head, bytes } = await peekBody(body, (h) => imageInfo(h) !== null, IMAGE_HEAD_BYTES);
+  if (head.length === 0) throw new AppError(ErrorCode.validation, "Send the image as the request body");
+  const info = imageInfo(head);
+  if (!info) throw new AppError(ErrorCode.validation, "Not a PNG, JPEG, WebP or GIF image (SVG is not accepted)");
+  if (declared !== info.mime && declared !== "application/octet-stream") {
+    throw new AppError(ErrorCode.validation, `The file is ${info.mime}, not ${declared}`);
+  }
+  const limit = { maxBytes: WIKI_IMAGE_MAX_BYTES, tooLarge: () => tooLarge(WIKI_IMAGE_MAX_BYTES) };
+  const id = await storeUpload(db, bytes, limit, {
+    kind: "wiki",
+    mime: info.mime,
+    facilityId,
+    name: (sha256) => wikiImageName(facilityId, sha256),
   });
+  return { ...info, id };
 }
 
 /* ---------- history ---------- */
