@@ -30,29 +30,32 @@ export async function loginWith(request: APIRequestContext, who: Who, password =
   return (await res.json()) as ApiLogin;
 }
 
-/** A page of the app's origin without the app, answered by the test itself: for the origin's storage. */
-const ORIGIN_PAGE = "/__e2e-origin";
+/** How many sessions this worker has written into pages: a later one wins over an earlier one. */
+let sessionsWritten = 0;
 
 /**
  * Opens `path` logged in as `who`. The session is written where the app keeps it (session/store.ts:
- * the token, the user and their preferences in local storage) before the app starts, so the
- * screen loads once; the token link of spec §2 loads it twice (logging in, then again without the
- * token) and has tests of its own (session.spec.ts, help.spec.ts).
+ * the token, the user and their preferences in local storage) by a script that runs before the
+ * app's own in the next document of this page, so the screen loads once; the token link of spec
+ * §2 loads it twice (logging in, then again without the token) and has tests of its own
+ * (session.spec.ts, help.spec.ts). The script writes once per tab (marked in session storage, which
+ * a reload keeps): a reload afterwards, a logout, a renewed token stay the app's own. Opening as
+ * another user later in the test writes that session over it, once again.
  */
 export async function openAs(page: Page, who: Who, path = "/", password = DEMO_PASSWORD): Promise<ApiLogin> {
   const session = await apiLogin(page, who, password);
-  // Away from a running app first: it could write its own session (a renewed token) over the new one.
-  await page.route(`**${ORIGIN_PAGE}`, (route) =>
-    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>CareCampus tests</title>" }),
+  sessionsWritten += 1;
+  await page.addInitScript(
+    ({ seq, token, user }) => {
+      if (window.top !== window || Number(sessionStorage.getItem("e2e.session") ?? 0) >= seq) return;
+      sessionStorage.setItem("e2e.session", String(seq));
+      const { avatar, language, theme } = user as { avatar?: string; language?: string; theme?: string };
+      localStorage.setItem("carecampus.token", token);
+      localStorage.setItem("carecampus.user", JSON.stringify(user));
+      localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
+    },
+    { seq: sessionsWritten, ...session },
   );
-  await page.goto(ORIGIN_PAGE);
-  await page.unroute(`**${ORIGIN_PAGE}`);
-  await page.evaluate(({ token, user }) => {
-    const { avatar, language, theme } = user as { avatar?: string; language?: string; theme?: string };
-    localStorage.setItem("carecampus.token", token);
-    localStorage.setItem("carecampus.user", JSON.stringify(user));
-    localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
-  }, session);
   await page.goto(path);
   await dismissTutorial(page);
   return session;
