@@ -1,19 +1,27 @@
-// `npm test`: every check, one step after the other, stopping at the first that fails; at the end
-// (also after a failure) the time of each step, so a slow step shows where it is.
-// `node scripts/test.mjs lint unit` runs only the named steps, in their order here.
-import { spawnSync } from "node:child_process";
+// `npm test`: every check, stopping at the first that fails; at the end (also after a failure)
+// the time of each step, so a slow step shows where it is. `node scripts/test.mjs lint unit` runs
+// only the named steps.
+//
+// The quick checks run first, one after the other. Then two lanes run side by side: the browser
+// tests (whose Chromium and servers keep about one of two cores busy, much of their time waiting
+// for pages) in one, the Vitest steps in the other, so the machine's second core is not idle for
+// the browser step's five minutes. The browser lane prints as it goes; the Vitest lane's output is
+// kept in test-results/<step>.log and printed when its step ends (all of it when it fails).
+// TEST_LANES=1 runs every step one after the other, all printing as they go.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 
-/** [name, command, what it runs]. The browser step builds what `npm start` runs, then tests it. */
+/** [name, command, lane]: lane 0 the quick checks first, then lanes 1 and 2 side by side. */
 const STEPS = [
-  ["lint", "npm run lint", "Biome, feature imports"],
-  ["typecheck", "npm run typecheck", "tsc over the five projects"],
-  ["locales", "npm run check:locales", "five languages, same keys"],
-  ["drift", "npm run check:drift", "migrations match the schema"],
-  ["unit+api (PGlite)", "npm run test:unit", "Vitest: unit and API tests on PGlite"],
-  ["time zones", "npm run test:time-zones", "date-sensitive tests in the second zone"],
-  ["api (PostgreSQL)", "npm run test:api:pg", "Vitest: API tests on DATABASE_URL"],
-  ["build + browser", "npm run e2e", "Vite and esbuild, then Playwright in Chromium"],
+  ["lint", "npm run lint", 0],
+  ["typecheck", "npm run typecheck", 0],
+  ["locales", "npm run check:locales", 0],
+  ["drift", "npm run check:drift", 0],
+  ["build + browser", "npm run e2e", 1],
+  ["unit+api (PGlite)", "npm run test:unit", 2],
+  ["time zones", "npm run test:time-zones", 2],
+  ["api (PostgreSQL)", "npm run test:api:pg", 2],
 ];
 
 /** Busy CPU seconds of the whole machine (user, nice, system, irq, softirq), from /proc/stat. */
@@ -45,27 +53,109 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const steps = wanted.length === 0 ? STEPS : STEPS.filter(([name]) => wanted.some((w) => name.startsWith(w)));
+const serial = process.env.TEST_LANES === "1";
+const LOGS = "test-results";
 
 const times = [];
 let failed = null;
-for (const [name, command] of steps) {
-  console.log(`\n━━ ${name}: ${command}`);
-  const start = performance.now();
-  const cpu = machineCpu();
-  const run = spawnSync(command, { stdio: "inherit", shell: true });
-  times.push({ name, seconds: (performance.now() - start) / 1000, cpu: machineCpu() - cpu });
-  if (run.status !== 0) {
-    failed = name;
-    break;
+/** The running step of each lane, to stop when another lane's step fails. */
+const running = new Set();
+
+/** Runs one step; `quiet` keeps its output in a log file and prints it at the end. */
+function run([name, command], quiet) {
+  return new Promise((resolve) => {
+    if (!quiet) console.log(`\n━━ ${name}: ${command}`);
+    const start = performance.now();
+    const log = quiet ? path.join(LOGS, `${name.replace(/[^a-z0-9]+/gi, "-").replace(/-$/, "")}.log`) : null;
+    let out;
+    if (log) {
+      fs.mkdirSync(LOGS, { recursive: true });
+      out = fs.openSync(log, "w");
+    }
+    const child = spawn(command, {
+      shell: true,
+      detached: true,
+      stdio: log ? ["ignore", out, out] : "inherit",
+    });
+    running.add(child);
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      const seconds = (performance.now() - start) / 1000;
+      const ok = code === 0;
+      times.push({ name, seconds, ok, stopped: signal !== null && failed !== null });
+      if (log) {
+        fs.closeSync(out);
+        const lines = fs.readFileSync(log, "utf8").trimEnd().split("\n");
+        const shown = ok ? lines.slice(-12) : lines;
+        console.log(
+          `\n━━ ${name}: ${command} — ${ok ? "passed" : "FAILED"} in ${seconds.toFixed(0)} s (${log}${ok ? ", its end:" : ":"})`,
+        );
+        console.log(shown.join("\n"));
+      }
+      if (!ok && failed === null && signal === null) {
+        failed = name;
+        for (const other of running) {
+          try {
+            process.kill(-other.pid, "SIGTERM");
+          } catch {}
+        }
+      }
+      resolve(ok);
+    });
+  });
+}
+
+async function lane(list, quiet) {
+  for (const step of list) {
+    if (failed !== null) return;
+    await run(step, quiet);
   }
 }
 
-const total = times.reduce((sum, t) => sum + t.seconds, 0);
-console.log("\nStep times (wall clock; CPU: the whole machine's busy seconds meanwhile, on its cores):");
-for (const t of times) {
-  console.log(`  ${t.name.padEnd(20)} ${t.seconds.toFixed(0).padStart(5)} s   CPU ${t.cpu.toFixed(0).padStart(5)} s`);
+// The steps run in process groups of their own (to stop a lane's whole tree): pass a Ctrl-C on.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {}
+    }
+    process.exit(130);
+  });
 }
-console.log(`  ${"total".padEnd(20)} ${total.toFixed(0).padStart(5)} s`);
+
+const started = performance.now();
+const cpu = machineCpu();
+if (serial) {
+  await lane(steps, false);
+} else {
+  await lane(
+    steps.filter((s) => s[2] === 0),
+    false,
+  );
+  if (failed === null) {
+    await Promise.all([
+      lane(
+        steps.filter((s) => s[2] === 1),
+        false,
+      ),
+      lane(
+        steps.filter((s) => s[2] === 2),
+        !steps.every((s) => s[2] === 2),
+      ),
+    ]);
+  }
+}
+
+const wall = (performance.now() - started) / 1000;
+console.log(`\nStep times (wall clock${serial ? "" : "; the browser lane and the Vitest lane ran side by side"}):`);
+for (const t of times) {
+  const mark = t.ok ? "" : t.stopped ? "  (stopped)" : "  (failed)";
+  console.log(`  ${t.name.padEnd(20)} ${t.seconds.toFixed(0).padStart(5)} s${mark}`);
+}
+console.log(
+  `  ${"total".padEnd(20)} ${wall.toFixed(0).padStart(5)} s   machine CPU ${(machineCpu() - cpu).toFixed(0)} s`,
+);
 if (failed) {
   console.error(`\nFailed: ${failed}`);
   process.exit(1);
