@@ -1,6 +1,7 @@
 import { api, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
+import { useForm } from "@mantine/form";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -44,25 +45,29 @@ function ScopeChoice({ scopes, value, onChange }: { scopes: Scope[]; value: Scop
   );
 }
 
-/** Title and slug of something new: the slug follows the title until edited by hand; a slug in use (409) is said at the field. */
+/**
+ * Title and slug of something new: the slug follows the title while it is still the title's slug
+ * (until edited by hand); a slug in use (409) is said at the field.
+ */
 function useNewEntry(takenText: string) {
   const { t } = useTranslation();
-  const [title, setTitle] = useState("");
-  const [slug, setSlug] = useState("");
-  const [touched, setTouched] = useState(false);
-  const [taken, setTaken] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const slugProblem = slug !== "" && !WIKI_SLUG.test(slug) ? t("wiki.new.slugRule") : null;
+  const form = useForm({
+    mode: "controlled",
+    initialValues: { title: "", slug: "" },
+    validate: { slug: (slug) => (slug !== "" && !WIKI_SLUG.test(slug) ? t("wiki.new.slugRule") : null) },
+    validateInputOnChange: ["slug"],
+    onValuesChange: (values, previous) => {
+      if (values.title !== previous.title && values.slug === slugify(previous.title)) {
+        form.setFieldValue("slug", slugify(values.title));
+      }
+    },
+  });
+  const { title, slug } = form.getValues();
   const fields = (path: string) => (
     <>
       <TextInput
         label={t("wiki.new.title")}
-        value={title}
-        onChange={(e) => {
-          const value = e.currentTarget.value;
-          setTitle(value);
-          if (!touched) setSlug(slugify(value));
-        }}
+        {...form.getInputProps("title")}
         maxLength={WIKI_TITLE_MAX}
         required
         data-autofocus
@@ -70,38 +75,31 @@ function useNewEntry(takenText: string) {
       <TextInput
         label={t("wiki.new.slug")}
         description={t("wiki.new.slugHelp", { path: `${path}/${slug || "…"}` })}
-        value={slug}
-        onChange={(e) => {
-          setTouched(true);
-          setTaken(false);
-          setSlug(e.currentTarget.value);
-        }}
-        error={slugProblem ?? (taken ? takenText : null)}
+        {...form.getInputProps("slug")}
         maxLength={63}
         required
       />
     </>
   );
   /** Runs the create call; a 409 marks the slug as taken, other failures get the usual toast. */
-  const create = async (work: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await work();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) setTaken(true);
+  const create = useMutation({
+    mutationFn: (work: () => Promise<void>) => work(),
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 409) form.setFieldError("slug", takenText);
       else showError(err);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const valid = title.trim() !== "" && slug !== "" && form.isValid();
+  return {
+    title: title.trim(),
+    slug,
+    valid,
+    busy: create.isPending,
+    fields,
+    create: create.mutate,
+    reset: form.reset,
+    clearTaken: () => form.clearFieldError("slug"),
   };
-  const reset = () => {
-    setTitle("");
-    setSlug("");
-    setTouched(false);
-    setTaken(false);
-  };
-  const valid = title.trim() !== "" && slug !== "" && !slugProblem;
-  return { title: title.trim(), slug, valid, busy, fields, create, reset, clearTaken: () => setTaken(false) };
 }
 
 /** The frame both dialogs share: title, the form, cancel and the one primary action. */
@@ -187,7 +185,7 @@ export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
       submitLabel={t("wiki.new.createTopic")}
       busy={entry.busy}
       valid={entry.valid}
-      onSubmit={() => void submit()}
+      onSubmit={submit}
       onClose={onClose}
     >
       <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
@@ -247,7 +245,7 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
       submitLabel={t("wiki.new.createPage")}
       busy={entry.busy}
       valid={entry.valid && chosenTopic !== null}
-      onSubmit={() => chosenTopic && void submit(chosenTopic)}
+      onSubmit={() => chosenTopic && submit(chosenTopic)}
       onClose={onClose}
     >
       <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
