@@ -1,22 +1,17 @@
 // @vitest-environment jsdom
 import { api, ErrorCode, type LoginResponse } from "@carecampus/contract";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Toasts } from "../../app/Toasts";
 import i18n from "../../i18n";
 import { sessionStore } from "../../session/store";
 import { ApiFailure, held, stubApi } from "../../test/api";
-import { renderScreen, setUpComponentTests } from "../../test/render";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests } from "../../test/render";
 import { LoginPage } from "./LoginPage";
 
 beforeAll(setUpComponentTests);
-afterEach(() => {
-  cleanup();
-  sessionStore.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUpScreen);
 
-const field = (key: string) => screen.getByLabelText(new RegExp(`^${i18n.t(key)}`)) as HTMLInputElement;
 const submit = () => screen.getByRole("button", { name: i18n.t("login.submit") });
 
 function openLogin() {
@@ -27,8 +22,8 @@ function openLogin() {
     </>,
     "/login",
   );
-  fireEvent.change(field("login.username"), { target: { value: " emma " } });
-  fireEvent.change(field("login.password"), { target: { value: "Demo-1234!" } });
+  fireEvent.change(fieldLabelled("login.username"), { target: { value: " emma " } });
+  fireEvent.change(fieldLabelled("login.password"), { target: { value: "Demo-1234!" } });
 }
 
 describe("login page", () => {
@@ -37,9 +32,9 @@ describe("login page", () => {
     const requests = stubApi([{ route: api.login, answer: () => checking.answer }]);
     renderScreen(<LoginPage />, "/login");
     expect(submit().hasAttribute("disabled")).toBe(true);
-    fireEvent.change(field("login.username"), { target: { value: "emma" } });
+    fireEvent.change(fieldLabelled("login.username"), { target: { value: "emma" } });
     expect(submit().hasAttribute("disabled")).toBe(true);
-    fireEvent.change(field("login.password"), { target: { value: "Demo-1234!" } });
+    fireEvent.change(fieldLabelled("login.password"), { target: { value: "Demo-1234!" } });
     expect(submit().hasAttribute("disabled")).toBe(false);
 
     fireEvent.click(submit());
@@ -62,8 +57,8 @@ describe("login page", () => {
     openLogin();
     fireEvent.click(submit());
     expect(await screen.findByText(i18n.t(`errors.${ErrorCode.invalidCredentials}`))).toBeTruthy();
-    await waitFor(() => expect(field("login.password").value).toBe(""));
-    expect(field("login.username").value).toBe(" emma ");
+    await waitFor(() => expect(fieldLabelled("login.password").value).toBe(""));
+    expect(fieldLabelled("login.username").value).toBe(" emma ");
     expect(submit().hasAttribute("disabled")).toBe(true);
     expect(sessionStore.get().session).toBeFalsy();
   });
@@ -73,8 +68,8 @@ describe("login page", () => {
     renderScreen(<LoginPage />, "/login");
     fireEvent.click(screen.getByRole("button", { name: i18n.t("login.forgot") }));
     expect(await screen.findByText(i18n.t("login.provideUsername"))).toBeTruthy();
-    expect(field("login.username").getAttribute("aria-invalid")).toBe("true");
-    fireEvent.change(field("login.username"), { target: { value: "emma" } });
+    expect(fieldLabelled("login.username").getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(fieldLabelled("login.username"), { target: { value: "emma" } });
     expect(screen.queryByText(i18n.t("login.provideUsername"))).toBeNull();
   });
 });

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { api, can, ErrorCode, type HelpRequestDetail, ROLES, type Role } from "@carecampus/contract";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route, Routes } from "react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { Toasts } from "../../app/Toasts";
 import i18n from "../../i18n";
-import { sessionStore } from "../../session/store";
 import { ApiFailure, held, stubApi } from "../../test/api";
-import { renderScreen, setUpComponentTests, signInAs } from "../../test/render";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests, signInAs } from "../../test/render";
 import HelpRequestPage from "./HelpRequestPage";
 
 const DETAIL: HelpRequestDetail = {
@@ -41,11 +40,7 @@ vi.mock("./queries", async (importOriginal) => ({
 }));
 
 beforeAll(setUpComponentTests);
-afterEach(() => {
-  cleanup();
-  sessionStore.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUpScreen);
 
 describe("help request page", () => {
   const cases: Role[][] = ROLES.map((r) => [r]);
@@ -65,7 +60,7 @@ describe("help request page", () => {
 });
 
 describe("help request reply", () => {
-  const answerBox = () => screen.getByLabelText(new RegExp(`^${i18n.t("helpRequests.reply.label")}`));
+  const answerBox = () => fieldLabelled("helpRequests.reply.label");
   const send = () => screen.getByRole("button", { name: i18n.t("helpRequests.reply.send") });
   const closeOnly = () => screen.getByRole("button", { name: i18n.t("helpRequests.reply.handleOnly") });
 
@@ -118,7 +113,7 @@ describe("help request reply", () => {
     fireEvent.click(send());
     expect(await screen.findByText(i18n.t(`errors.${ErrorCode.helpRequestNotFound}`))).toBeTruthy();
     await waitFor(() => expect(send().hasAttribute("disabled")).toBe(false));
-    expect((answerBox() as HTMLTextAreaElement).value).toBe("30 Sekunden");
+    expect(answerBox().value).toBe("30 Sekunden");
     expect(screen.queryByText("help requests list")).toBeNull();
   });
 });

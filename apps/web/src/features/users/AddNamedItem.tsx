@@ -1,25 +1,40 @@
 import { Button, Group, TextInput } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { showSuccess } from "../../api/client";
 
 /**
  * A name field and its add button below a list to choose from (a new facility, a new additional
- * qualification): `add` creates the item and selects it; the field empties once it is added.
+ * qualification): creates the item, refreshes the list, selects the new item and says so; the
+ * field empties once it is added.
  */
 export function AddNamedItem({
   label,
   buttonLabel,
-  add,
+  create,
+  list,
+  onAdded,
+  addedText,
 }: {
   label: string;
   buttonLabel: string;
-  add: (name: string) => Promise<void>;
+  create: (name: string) => Promise<{ id: number }>;
+  /** The list the new item appears in. */
+  list: QueryKey;
+  onAdded: (id: number) => void;
+  addedText: string;
 }) {
+  const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const adding = useMutation({
-    mutationFn: add,
+    mutationFn: create,
     // A failure: the client shows the error toast and the name stays for another try.
-    onSuccess: () => setName(""),
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: list });
+      onAdded(created.id);
+      setName("");
+      showSuccess(addedText);
+    },
   });
   return (
     <Group align="flex-end" gap="xs">

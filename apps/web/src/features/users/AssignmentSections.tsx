@@ -1,8 +1,7 @@
 import { api, grantableRoles, type NamedItem, seesAllFacilities, toggleRole } from "@carecampus/contract";
 import { Card, Chip, Group, MultiSelect, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { call, showSuccess } from "../../api/client";
+import { call } from "../../api/client";
 import { useFacilities } from "../../queries/admin";
 import { useRequiredSession } from "../../session/store";
 import { AddNamedItem } from "./AddNamedItem";
@@ -21,17 +20,9 @@ export function RolesSection({
   facilityRule,
 }: Pick<State, "form" | "values" | "roles" | "facilityRule">) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const { user: me } = useRequiredSession();
   const allFacilities = seesAllFacilities(me.roles);
   const facilities = useFacilities(true);
-
-  const addFacility = async (name: string) => {
-    const created = await call(api.facilityCreate, { body: { name } });
-    await queryClient.invalidateQueries({ queryKey: userKeys.facilities });
-    form.setFieldValue("facility", created.id);
-    showSuccess(t("success.facilityAdded"));
-  };
 
   return (
     <Card withBorder>
@@ -64,7 +55,14 @@ export function RolesSection({
               required
               maw={420}
             />
-            <AddNamedItem label={t("editUser.newFacility")} buttonLabel={t("editUser.addFacility")} add={addFacility} />
+            <AddNamedItem
+              label={t("editUser.newFacility")}
+              buttonLabel={t("editUser.addFacility")}
+              create={(name) => call(api.facilityCreate, { body: { name } })}
+              list={userKeys.facilities}
+              onAdded={(id) => form.setFieldValue("facility", id)}
+              addedText={t("success.facilityAdded")}
+            />
           </Stack>
         ) : (
           <Text size="sm">
@@ -78,18 +76,10 @@ export function RolesSection({
 /** Activities and qualifications, and the additional qualifications the user's facility keeps. */
 export function QualificationsSection({ form, values, facilityRule }: Pick<State, "form" | "values" | "facilityRule">) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const qualifications = useQualifications();
   const activities = useActivities();
-  const facilityExtras = useFacilityExtras(values.facility);
-
-  const addExtra = async (name: string) => {
-    if (values.facility === null) return;
-    const created = await call(api.externalCreate, { body: { name, facility: values.facility } });
-    await queryClient.invalidateQueries({ queryKey: ["users", "extras"] });
-    form.setFieldValue("extras", [...form.getValues().extras, String(created.id)]);
-    showSuccess(t("success.qualificationAdded"));
-  };
+  const facility = values.facility;
+  const facilityExtras = useFacilityExtras(facility);
 
   return (
     <Card withBorder>
@@ -112,7 +102,7 @@ export function QualificationsSection({ form, values, facilityRule }: Pick<State
           clearable
         />
       </SimpleGrid>
-      {facilityRule === "required" && values.facility !== null && (
+      {facilityRule === "required" && facility !== null && (
         <Stack gap="xs" mt="md">
           <MultiSelect
             label={t("editUser.additionalQualifications")}
@@ -127,7 +117,10 @@ export function QualificationsSection({ form, values, facilityRule }: Pick<State
           <AddNamedItem
             label={t("editUser.newAdditionalQualification")}
             buttonLabel={t("editUser.addAdditionalQualification")}
-            add={addExtra}
+            create={(name) => call(api.externalCreate, { body: { name, facility } })}
+            list={["users", "extras"]}
+            onAdded={(id) => form.setFieldValue("extras", [...form.getValues().extras, String(id)])}
+            addedText={t("success.qualificationAdded")}
           />
         </Stack>
       )}

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 import { type AdminUser, api, type Catalogue, ErrorCode } from "@carecampus/contract";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route, Routes } from "react-router";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Toasts } from "../../app/Toasts";
 import i18n from "../../i18n";
-import { sessionStore } from "../../session/store";
 import { ApiFailure, held, type Stub, stubApi } from "../../test/api";
-import { renderScreen, setUpComponentTests, signInAs } from "../../test/render";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests, signInAs } from "../../test/render";
 import EditUserPage from "./EditUserPage";
 
 const CATALOGUE: Catalogue = [
@@ -45,9 +44,8 @@ const LISTS: Stub[] = [
   { route: api.externalList, answer: [] },
 ];
 
-const label = (key: string) => new RegExp(`^${i18n.t(key)}`);
 const type = (key: string, value: string) => {
-  const input = screen.getByLabelText(label(key));
+  const input = fieldLabelled(key);
   fireEvent.change(input, { target: { value } });
   fireEvent.blur(input);
   return input;
@@ -79,11 +77,7 @@ function fillValidUser() {
 }
 
 beforeAll(setUpComponentTests);
-beforeEach(() => vi.unstubAllGlobals());
-afterEach(() => {
-  cleanup();
-  sessionStore.clear();
-});
+afterEach(cleanUpScreen);
 
 describe("edit user page", () => {
   it("says at the field what the contract's user-form rule finds, and keeps save disabled", async () => {
@@ -152,7 +146,7 @@ describe("edit user page", () => {
     expect(await screen.findByText(i18n.t(`errors.${ErrorCode.loginInUse}`))).toBeTruthy();
     await waitFor(() => expect(saveButton().hasAttribute("disabled")).toBe(false));
     expect(screen.getByRole("heading", { name: i18n.t("editUser.createTitle") })).toBeTruthy();
-    expect((screen.getByLabelText(label("editUser.login")) as HTMLInputElement).value).toBe(" emma.neu ");
+    expect(fieldLabelled("editUser.login").value).toBe(" emma.neu ");
     expect(screen.queryByText("users list")).toBeNull();
   });
 });

@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 import { api, ErrorCode, type WikiTopic, type WikiTree } from "@carecampus/contract";
-import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import i18n from "../../i18n";
-import { sessionStore } from "../../session/store";
 import { ApiFailure, held, stubApi } from "../../test/api";
-import { renderScreen, setUpComponentTests, signInAs } from "../../test/render";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests, signInAs } from "../../test/render";
 import { NewTopicModal } from "./NewModals";
 
 /** A content manager's wiki: common pages only. */
@@ -20,13 +19,8 @@ const TREE: WikiTree = {
 const CREATED: WikiTopic = { id: 3, key: "haendehygiene", title: "Händehygiene", facility_id: null, pages: [] };
 
 beforeAll(setUpComponentTests);
-afterEach(() => {
-  cleanup();
-  sessionStore.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanUpScreen);
 
-const field = (key: string) => screen.getByLabelText(new RegExp(`^${i18n.t(key)}`)) as HTMLInputElement;
 const create = () => screen.getByRole("button", { name: i18n.t("wiki.new.createTopic") });
 
 function openDialog() {
@@ -41,19 +35,19 @@ describe("new wiki topic", () => {
     stubApi([]);
     openDialog();
     expect(create().hasAttribute("disabled")).toBe(true);
-    fireEvent.change(field("wiki.new.title"), { target: { value: "Händehygiene" } });
-    expect(field("wiki.new.slug").value).toBe("haendehygiene");
+    fireEvent.change(fieldLabelled("wiki.new.title"), { target: { value: "Händehygiene" } });
+    expect(fieldLabelled("wiki.new.slug").value).toBe("haendehygiene");
     expect(create().hasAttribute("disabled")).toBe(false);
 
-    fireEvent.change(field("wiki.new.slug"), { target: { value: "Hände Hygiene" } });
+    fireEvent.change(fieldLabelled("wiki.new.slug"), { target: { value: "Hände Hygiene" } });
     expect(screen.getByText(i18n.t("wiki.new.slugRule"))).toBeTruthy();
-    expect(field("wiki.new.slug").getAttribute("aria-invalid")).toBe("true");
+    expect(fieldLabelled("wiki.new.slug").getAttribute("aria-invalid")).toBe("true");
     expect(create().hasAttribute("disabled")).toBe(true);
 
     // Edited by hand, the short name no longer follows the title.
-    fireEvent.change(field("wiki.new.slug"), { target: { value: "haende" } });
-    fireEvent.change(field("wiki.new.title"), { target: { value: "Händehygiene im Alltag" } });
-    expect(field("wiki.new.slug").value).toBe("haende");
+    fireEvent.change(fieldLabelled("wiki.new.slug"), { target: { value: "haende" } });
+    fireEvent.change(fieldLabelled("wiki.new.title"), { target: { value: "Händehygiene im Alltag" } });
+    expect(fieldLabelled("wiki.new.slug").value).toBe("haende");
     expect(screen.queryByText(i18n.t("wiki.new.slugRule"))).toBeNull();
     expect(create().hasAttribute("disabled")).toBe(false);
   });
@@ -65,7 +59,7 @@ describe("new wiki topic", () => {
       { route: api.wikiTree, answer: TREE },
     ]);
     const onClose = openDialog();
-    fireEvent.change(field("wiki.new.title"), { target: { value: "Händehygiene" } });
+    fireEvent.change(fieldLabelled("wiki.new.title"), { target: { value: "Händehygiene" } });
     fireEvent.click(create());
     await waitFor(() => expect(create().getAttribute("data-loading")).toBe("true"));
     expect(requests[0]).toMatchObject({
@@ -88,14 +82,14 @@ describe("new wiki topic", () => {
       },
     ]);
     const onClose = openDialog();
-    fireEvent.change(field("wiki.new.title"), { target: { value: "Händehygiene" } });
+    fireEvent.change(fieldLabelled("wiki.new.title"), { target: { value: "Händehygiene" } });
     fireEvent.click(create());
     expect(await screen.findByText(i18n.t("wiki.new.topicTaken"))).toBeTruthy();
-    expect(field("wiki.new.slug").getAttribute("aria-invalid")).toBe("true");
+    expect(fieldLabelled("wiki.new.slug").getAttribute("aria-invalid")).toBe("true");
     expect(create().hasAttribute("disabled")).toBe(false);
     expect(onClose).not.toHaveBeenCalled();
 
-    fireEvent.change(field("wiki.new.slug"), { target: { value: "haendehygiene-2" } });
+    fireEvent.change(fieldLabelled("wiki.new.slug"), { target: { value: "haendehygiene-2" } });
     expect(screen.queryByText(i18n.t("wiki.new.topicTaken"))).toBeNull();
   });
 });
