@@ -28,7 +28,7 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const confirm = useMutation({
-    mutationFn: onConfirm,
+    mutationFn: () => onConfirm(),
     // A failure: the API client shows the error toast; the dialog stays for another try.
     onSuccess: onClose,
   });

@@ -105,8 +105,8 @@ export function cleanUpScreen(): void {
   vi.unstubAllGlobals();
 }
 
-/** The form field whose label starts with the words of this text key (a required field's label ends in '*'). */
+/** The form field labelled with the words of this text key (a required field's label adds a '*'). */
 export function fieldLabelled(key: string): HTMLInputElement {
   const words = i18n.t(key).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return screen.getByLabelText(new RegExp(`^${words}`)) as HTMLInputElement;
+  return screen.getByLabelText(new RegExp(`^${words}\\s*\\*?$`)) as HTMLInputElement;
 }

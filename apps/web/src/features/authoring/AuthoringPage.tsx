@@ -86,7 +86,7 @@ function ContentDialog<T>({
   useFocusBack();
   const queryClient = useQueryClient();
   const saving = useMutation({
-    mutationFn: save,
+    mutationFn: () => save(),
     // A refusal: the client's toast says what went wrong, the dialog stays.
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });

@@ -139,7 +139,7 @@ export function QuestionForm({
       }),
     );
 
-  const save = useMutation({ mutationFn: onSave });
+  const save = useMutation({ mutationFn: (input: AuthoringQuestionInput) => onSave(input) });
   const submit = form.onSubmit(
     (values) => {
       tried.current = true;
@@ -154,7 +154,7 @@ export function QuestionForm({
   );
 
   const upload = useMutation({
-    mutationFn: uploadQuestionMedia,
+    mutationFn: (file: File) => uploadQuestionMedia(file),
     onSuccess: (res) => form.setFieldValue("media", { type: res.type, id: res.id }),
     onError: showError,
   });

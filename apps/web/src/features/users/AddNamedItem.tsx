@@ -1,6 +1,6 @@
 import { Button, Group, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { showSuccess } from "../../api/client";
 
 /**
@@ -25,21 +25,22 @@ export function AddNamedItem({
   addedText: string;
 }) {
   const queryClient = useQueryClient();
-  const [name, setName] = useState("");
+  const form = useForm({ mode: "controlled", initialValues: { name: "" } });
+  const name = form.getValues().name.trim();
   const adding = useMutation({
-    mutationFn: create,
+    mutationFn: (name: string) => create(name),
     // A failure: the client shows the error toast and the name stays for another try.
     onSuccess: async (created) => {
       await queryClient.invalidateQueries({ queryKey: list });
       onAdded(created.id);
-      setName("");
+      form.reset();
       showSuccess(addedText);
     },
   });
   return (
     <Group align="flex-end" gap="xs">
-      <TextInput label={label} value={name} onChange={(e) => setName(e.currentTarget.value)} maw={320} />
-      <Button variant="light" disabled={name.trim() === ""} onClick={() => adding.mutate(name.trim())}>
+      <TextInput label={label} {...form.getInputProps("name")} maw={320} />
+      <Button variant="light" disabled={name === ""} onClick={() => adding.mutate(name)}>
         {buttonLabel}
       </Button>
     </Group>
