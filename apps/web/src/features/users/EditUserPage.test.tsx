@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { type AdminUser, api, type Catalogue, ErrorCode } from "@carecampus/contract";
+import { type AdminUser, api, type Catalogue, ErrorCode, type NamedItem, type Role } from "@carecampus/contract";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { Route, Routes } from "react-router";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -52,9 +52,9 @@ const type = (key: string, value: string) => {
 };
 const saveButton = () => screen.getByRole("button", { name: i18n.t("common.save") });
 
-/** The new-user form of an administrator (facility 1), with the users list behind it. */
-async function openNewUser() {
-  signInAs(["administrator"]);
+/** The new-user form of an administrator (facility 1) or a superchris, with the users list behind it. */
+async function openNewUser(roles: Role[] = ["administrator"]) {
+  signInAs(roles);
   renderScreen(
     <>
       <Toasts />
@@ -148,5 +148,38 @@ describe("edit user page", () => {
     expect(screen.getByRole("heading", { name: i18n.t("editUser.createTitle") })).toBeTruthy();
     expect(fieldLabelled("editUser.login").value).toBe(" emma.neu ");
     expect(screen.queryByText("users list")).toBeNull();
+  });
+
+  it("adds a facility where the form chooses one, selects it and says so", async () => {
+    const facilities: NamedItem[] = [{ id: 1, name: "Haus Sonnenhof" }];
+    const adding = held<NamedItem>();
+    const requests = stubApi([
+      ...LISTS.filter((s) => s.route !== api.facilityList),
+      { route: api.facilityList, answer: () => facilities },
+      { route: api.facilityCreate, answer: () => adding.answer },
+    ]);
+    await openNewUser(["superchris"]);
+    fillValidUser();
+    // An employee needs a facility: none chosen yet, so nothing may be saved.
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+    const add = screen.getByRole("button", { name: i18n.t("editUser.addFacility") });
+    expect(add.hasAttribute("disabled")).toBe(true);
+
+    fireEvent.change(fieldLabelled("editUser.newFacility"), { target: { value: "  Haus Lindenhof " } });
+    fireEvent.click(add);
+    await waitFor(() => expect(requests.some((r) => r.method === "POST")).toBe(true));
+    expect(requests.find((r) => r.method === "POST")?.body).toEqual({ name: "Haus Lindenhof" });
+    facilities.push({ id: 2, name: "Haus Lindenhof" });
+    adding.release({ id: 2, name: "Haus Lindenhof" });
+
+    expect(await screen.findByText(i18n.t("success.facilityAdded"))).toBeTruthy();
+    // The select's label names its input and its list of options: the input shows the choice.
+    const facilityInput = () =>
+      screen
+        .getAllByLabelText(new RegExp(`^${i18n.t("editUser.facility")}\\s*\\*?$`))
+        .find((e): e is HTMLInputElement => e instanceof HTMLInputElement);
+    await waitFor(() => expect(facilityInput()?.value).toBe("Haus Lindenhof"));
+    expect(fieldLabelled("editUser.newFacility").value).toBe("");
+    await waitFor(() => expect(saveButton().hasAttribute("disabled")).toBe(false));
   });
 });
