@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Text } from "@mantine/core";
-import { type ReactNode, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 interface ConfirmDialogProps {
@@ -26,18 +27,12 @@ export function ConfirmDialog({
   onClose,
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await onConfirm();
-      onClose();
-    } catch {
-      // the API client shows the error toast; the dialog stays for another try
-    } finally {
-      setBusy(false);
-    }
-  };
+  const confirm = useMutation({
+    mutationFn: () => onConfirm(),
+    // A failure: the API client shows the error toast; the dialog stays for another try.
+    onSuccess: onClose,
+  });
+  const busy = confirm.isPending;
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!busy}>
       <Text mb="lg">{message}</Text>
@@ -46,7 +41,7 @@ export function ConfirmDialog({
         <Button variant="default" onClick={onClose} disabled={busy}>
           {t("common.cancel")}
         </Button>
-        <Button color={danger ? "red" : undefined} onClick={() => void confirm()} loading={busy}>
+        <Button color={danger ? "red" : undefined} onClick={() => confirm.mutate()} loading={busy}>
           {confirmLabel}
         </Button>
       </Group>

@@ -1,10 +1,11 @@
 import type { Role, User } from "@carecampus/contract";
 import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
-import { startI18n } from "../i18n";
+import { vi } from "vitest";
+import i18n, { startI18n } from "../i18n";
 import { sessionStore } from "../session/store";
 
 /*
@@ -95,4 +96,17 @@ export function renderScreen(ui: ReactNode, path = "/") {
       </QueryClientProvider>
     </MantineProvider>,
   );
+}
+
+/** What a test leaves behind: the screen, the session, a stubbed API (test/api.ts). */
+export function cleanUpScreen(): void {
+  cleanup();
+  sessionStore.clear();
+  vi.unstubAllGlobals();
+}
+
+/** The form field labelled with the words of this text key (a required field's label adds a '*'). */
+export function fieldLabelled(key: string): HTMLInputElement {
+  const words = i18n.t(key).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return screen.getByLabelText(new RegExp(`^${words}\\s*\\*?$`)) as HTMLInputElement;
 }

@@ -1,7 +1,7 @@
 import { api } from "@carecampus/contract";
 import { Alert, Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from "@mantine/core";
 import { IconCalendarShare } from "@tabler/icons-react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
@@ -13,30 +13,25 @@ export function CalendarFeedPanel() {
   const queryClient = useQueryClient();
   const feed = useQuery({ queryKey: calendarKeys.feed, queryFn: () => call(api.calendarFeedGet) });
   const [url, setUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const absolute = url ? new URL(url, window.location.origin).toString() : null;
 
-  const create = async () => {
-    setBusy(true);
-    try {
-      const res = await call(api.calendarFeedCreate);
+  // A failure: the client shows the error toast.
+  const create = useMutation({
+    mutationFn: () => call(api.calendarFeedCreate),
+    onSuccess: (res) => {
       setUrl(res.url);
       queryClient.setQueryData(calendarKeys.feed, res);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const revoke = async () => {
-    setBusy(true);
-    try {
-      const res = await call(api.calendarFeedRevoke);
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: () => call(api.calendarFeedRevoke),
+    onSuccess: (res) => {
       setUrl(null);
       queryClient.setQueryData(calendarKeys.feed, res);
       showSuccess(t("calendar.feed.revoked"));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = create.isPending || revoke.isPending;
 
   return (
     <Paper withBorder p="lg" mt="lg" data-testid="calendar-feed">
@@ -69,11 +64,11 @@ export function CalendarFeedPanel() {
           )
         )}
         <Group gap="sm">
-          <Button onClick={() => void create()} loading={busy}>
+          <Button onClick={() => create.mutate()} loading={busy}>
             {feed.data?.active ? t("calendar.feed.rotate") : t("calendar.feed.create")}
           </Button>
           {feed.data?.active && (
-            <Button variant="subtle" color="red" onClick={() => void revoke()} disabled={busy}>
+            <Button variant="subtle" color="red" onClick={() => revoke.mutate()} disabled={busy}>
               {t("calendar.feed.revoke")}
             </Button>
           )}

@@ -1,6 +1,7 @@
 import { api } from "@carecampus/contract";
 import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { useEffect, useRef, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { call, showSuccess } from "../../api/client";
@@ -12,10 +13,10 @@ export function LoginPage() {
   const session = useSession();
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from ?? "/";
-  const [login, setLogin] = useState("");
-  const [password, setPassword] = useState("");
-  const [loginError, setLoginError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // No query cache on the login (it comes with the shell): the form's own submitting state is the pending one.
+  const form = useForm({ mode: "controlled", initialValues: { login: "", password: "" } });
+  const { login, password } = form.getValues();
+  const busy = form.submitting;
   // The user name takes the focus on load, and when the lockout dialog over the login closes:
   // the form is ready to type into.
   const { lockedOut } = useSessionState();
@@ -29,26 +30,22 @@ export function LoginPage() {
 
   const canSubmit = login.trim() !== "" && password !== "" && !busy;
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!canSubmit) return;
-    setBusy(true);
+  const submit = form.onSubmit(async (v) => {
+    if (v.login.trim() === "" || v.password === "") return;
     try {
-      const res = await call(api.login, { body: { login: login.trim(), password } });
+      const res = await call(api.login, { body: { login: v.login.trim(), password: v.password } });
       sessionStore.login(res.token, res.user);
     } catch {
-      setPassword("");
-    } finally {
-      setBusy(false);
+      form.setFieldValue("password", "");
     }
-  };
+  });
 
   const forgot = async () => {
     if (login.trim() === "") {
-      setLoginError(t("login.provideUsername"));
+      form.setFieldError("login", t("login.provideUsername"));
       return;
     }
-    setLoginError(null);
+    form.clearFieldError("login");
     try {
       await call(api.forgotPassword, { body: { user_login: login.trim() } });
       showSuccess(t("success.adminInformed"));
@@ -69,12 +66,7 @@ export function LoginPage() {
           </Text>
           <TextInput
             label={t("login.username")}
-            value={login}
-            onChange={(e) => {
-              setLogin(e.currentTarget.value);
-              setLoginError(null);
-            }}
-            error={loginError}
+            {...form.getInputProps("login")}
             autoComplete="username"
             autoCapitalize="none"
             spellCheck={false}
@@ -83,8 +75,7 @@ export function LoginPage() {
           />
           <PasswordInput
             label={t("login.password")}
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
+            {...form.getInputProps("password")}
             autoComplete="current-password"
             size="md"
           />

@@ -1,4 +1,4 @@
-import { type AuthoringTree, api, CONTENT_LIMITS, type TrainingWrite } from "@carecampus/contract";
+import { type AuthoringTree, api, CONTENT_LIMITS, type TopicWrite, type TrainingWrite } from "@carecampus/contract";
 import {
   Badge,
   Button,
@@ -14,8 +14,9 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { type GetInputPropsReturnType, useForm } from "@mantine/form";
 import { IconPencil, IconPlus } from "@tabler/icons-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -32,7 +33,8 @@ type Training = Topic["trainings"][number];
 function NewQuestionnaire({ training, onClose }: { training: Training; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [name, setName] = useState("");
+  const form = useForm({ mode: "controlled", initialValues: { name: "" } });
+  const { name } = form.getValues();
   return (
     <ContentDialog
       title={t("authoring.newQuestionnaireIn", { training: training.name })}
@@ -45,8 +47,7 @@ function NewQuestionnaire({ training, onClose }: { training: Training; onClose: 
       <div>
         <TextInput
           label={t("authoring.name")}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps("name")}
           maxLength={CONTENT_LIMITS.name}
           required
           data-autofocus
@@ -84,13 +85,10 @@ function ContentDialog<T>({
   const { t } = useTranslation();
   useFocusBack();
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!canSubmit) return;
-    setBusy(true);
-    try {
-      const saved = await save();
+  const saving = useMutation({
+    mutationFn: () => save(),
+    // A refusal: the client's toast says what went wrong, the dialog stays.
+    onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
       void invalidateLearning(queryClient);
       if (onSaved) onSaved(saved);
@@ -98,22 +96,22 @@ function ContentDialog<T>({
         showSuccess(t("authoring.saved"));
         onClose();
       }
-    } catch {
-      // the client's toast says what went wrong
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (canSubmit) saving.mutate();
   };
   return (
     <Modal opened onClose={onClose} title={title}>
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={submit}>
         <Stack>
           {children}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" loading={busy} disabled={!canSubmit}>
+            <Button type="submit" loading={saving.isPending} disabled={!canSubmit}>
               {submitLabel ?? t("common.save")}
             </Button>
           </Group>
@@ -123,49 +121,37 @@ function ContentDialog<T>({
   );
 }
 
-/** The name and icon every topic and training has. */
-function NameAndIcon<V extends { name: string; icon: string }>({ v, setV }: { v: V; setV: (next: V) => void }) {
+/** The name and icon every topic and training has: their inputs' props from the dialog's form. */
+function NameAndIcon({ field }: { field: (path: "name" | "icon") => GetInputPropsReturnType }) {
   const { t } = useTranslation();
   return (
     <>
-      <TextInput
-        label={t("authoring.name")}
-        value={v.name}
-        required
-        maxLength={CONTENT_LIMITS.name}
-        onChange={(e) => setV({ ...v, name: e.currentTarget.value })}
-      />
-      <TextInput
-        label={t("authoring.icon")}
-        description={t("authoring.iconHelp")}
-        value={v.icon}
-        required
-        onChange={(e) => setV({ ...v, icon: e.currentTarget.value })}
-      />
+      <TextInput label={t("authoring.name")} {...field("name")} required maxLength={CONTENT_LIMITS.name} />
+      <TextInput label={t("authoring.icon")} description={t("authoring.iconHelp")} {...field("icon")} required />
     </>
   );
 }
 
 function TopicModal({ topic, onClose }: { topic: Topic | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const [v, setV] = useState({ name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" });
+  const form = useForm<TopicWrite>({
+    mode: "controlled",
+    initialValues: { name: topic?.name ?? "", icon: topic?.icon ?? "", color: topic?.color ?? "#0f766e" },
+  });
+  const save = () => {
+    const body = form.getValues();
+    return topic
+      ? call(api.authoringTopicSave, { params: { id: topic.id }, body })
+      : call(api.authoringTopicCreate, { body });
+  };
   return (
-    <ContentDialog
-      title={topic ? t("authoring.editTopic") : t("authoring.newTopic")}
-      onClose={onClose}
-      save={() =>
-        topic
-          ? call(api.authoringTopicSave, { params: { id: topic.id }, body: v })
-          : call(api.authoringTopicCreate, { body: v })
-      }
-    >
-      <NameAndIcon v={v} setV={setV} />
+    <ContentDialog title={topic ? t("authoring.editTopic") : t("authoring.newTopic")} onClose={onClose} save={save}>
+      <NameAndIcon field={form.getInputProps} />
       <ColorInput
         label={t("authoring.color")}
-        value={v.color}
+        {...form.getInputProps("color")}
         format="hex"
         eyeDropperButtonProps={{ "aria-label": t("authoring.pickColor") }}
-        onChange={(color) => setV({ ...v, color })}
       />
     </ContentDialog>
   );
@@ -181,59 +167,61 @@ function TrainingModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [v, setV] = useState<TrainingWrite>({
-    topic_id: topicId,
-    name: training?.name ?? "",
-    icon: training?.icon ?? "",
-    validity_months: training?.validity_months ?? 12,
-    passive: training?.passive ?? false,
-    points: training?.points ?? 0,
-    wiki_link: training?.wiki_link ?? null,
-    legal_basis: training?.legal_basis ?? null,
+  const form = useForm<TrainingWrite>({
+    mode: "controlled",
+    initialValues: {
+      topic_id: topicId,
+      name: training?.name ?? "",
+      icon: training?.icon ?? "",
+      validity_months: training?.validity_months ?? 12,
+      passive: training?.passive ?? false,
+      points: training?.points ?? 0,
+      wiki_link: training?.wiki_link ?? null,
+      legal_basis: training?.legal_basis ?? null,
+    },
+  });
+  const v = form.getValues();
+  const save = () => {
+    const body = form.getValues();
+    return training
+      ? call(api.authoringTrainingSave, { params: { id: training.id }, body })
+      : call(api.authoringTrainingCreate, { body });
+  };
+  /** An empty text field is 'none' (null). */
+  const optionalText = (path: "wiki_link" | "legal_basis") => ({
+    value: v[path] ?? "",
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) =>
+      form.setFieldValue(path, e.currentTarget.value === "" ? null : e.currentTarget.value),
   });
   return (
     <ContentDialog
       title={training ? t("authoring.editTraining") : t("authoring.newTraining")}
       onClose={onClose}
-      save={() =>
-        training
-          ? call(api.authoringTrainingSave, { params: { id: training.id }, body: v })
-          : call(api.authoringTrainingCreate, { body: v })
-      }
+      save={save}
     >
-      <NameAndIcon v={v} setV={setV} />
+      <NameAndIcon field={form.getInputProps} />
       <NumberInput
         label={t("authoring.validity")}
         min={CONTENT_LIMITS.validityMonthsMin}
         max={CONTENT_LIMITS.validityMonthsMax}
         value={v.validity_months}
-        onChange={(n) => setV({ ...v, validity_months: Number(n) || 1 })}
+        onChange={(n) => form.setFieldValue("validity_months", Number(n) || 1)}
       />
       <NumberInput
         label={t("authoring.points")}
         min={0}
         max={CONTENT_LIMITS.pointsMax}
         value={v.points}
-        onChange={(n) => setV({ ...v, points: Number(n) || 0 })}
+        onChange={(n) => form.setFieldValue("points", Number(n) || 0)}
       />
-      <Switch
-        label={t("authoring.passive")}
-        checked={v.passive}
-        onChange={(e) => setV({ ...v, passive: e.currentTarget.checked })}
-      />
-      <TextInput
-        label={t("authoring.wikiLink")}
-        placeholder="/wiki/…"
-        value={v.wiki_link ?? ""}
-        onChange={(e) => setV({ ...v, wiki_link: e.currentTarget.value === "" ? null : e.currentTarget.value })}
-      />
+      <Switch label={t("authoring.passive")} {...form.getInputProps("passive", { type: "checkbox" })} />
+      <TextInput label={t("authoring.wikiLink")} placeholder="/wiki/…" {...optionalText("wiki_link")} />
       <TextInput
         label={t("authoring.legalBasis")}
         description={t("authoring.legalBasisHelp")}
         placeholder="§ 12 ArbSchG"
         maxLength={CONTENT_LIMITS.legalBasis}
-        value={v.legal_basis ?? ""}
-        onChange={(e) => setV({ ...v, legal_basis: e.currentTarget.value === "" ? null : e.currentTarget.value })}
+        {...optionalText("legal_basis")}
       />
     </ContentDialog>
   );

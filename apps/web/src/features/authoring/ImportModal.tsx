@@ -13,6 +13,7 @@ import {
   Title,
 } from "@mantine/core";
 import { IconFileImport } from "@tabler/icons-react";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
@@ -38,7 +39,24 @@ export function ImportModal({
   const [format, setFormat] = useState<Format>("moodle-xml");
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [preview, setPreview] = useState<QuestionBankPreview | null>(null);
-  const [busy, setBusy] = useState(false);
+  const read = useMutation({
+    mutationFn: (body: { format: Format; text: string }) =>
+      call(api.authoringBankPreview, { params: { id: questionnaireId }, body }),
+    onSuccess: setPreview,
+    // The client showed the error; there is nothing to import.
+    onError: () => setPreview(null),
+  });
+  const importing = useMutation({
+    mutationFn: (body: { format: Format; text: string }) =>
+      call(api.authoringBankImport, { params: { id: questionnaireId }, body }),
+    // A failure: the client showed the error.
+    onSuccess: (res) => {
+      onImported(res.questionnaire);
+      showSuccess(t("authoring.import.done", { count: res.imported }));
+      onClose();
+    },
+  });
+  const busy = read.isPending || importing.isPending;
 
   const choose = async (f: File | null) => {
     if (!f) return;
@@ -46,53 +64,11 @@ export function ImportModal({
     const guessed: Format = /\.xml$/i.test(f.name) || text.trimStart().startsWith("<") ? "moodle-xml" : "gift";
     setFormat(guessed);
     setFile({ name: f.name, text });
-    setBusy(true);
-    try {
-      setPreview(
-        await call(api.authoringBankPreview, {
-          params: { id: questionnaireId },
-          body: { format: guessed, text },
-        }),
-      );
-    } catch {
-      setPreview(null);
-    } finally {
-      setBusy(false);
-    }
+    read.mutate({ format: guessed, text });
   };
-  const reread = async (next: Format) => {
+  const reread = (next: Format) => {
     setFormat(next);
-    if (!file) return;
-    setBusy(true);
-    try {
-      setPreview(
-        await call(api.authoringBankPreview, {
-          params: { id: questionnaireId },
-          body: { format: next, text: file.text },
-        }),
-      );
-    } catch {
-      setPreview(null);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const confirm = async () => {
-    if (!file) return;
-    setBusy(true);
-    try {
-      const res = await call(api.authoringBankImport, {
-        params: { id: questionnaireId },
-        body: { format, text: file.text },
-      });
-      onImported(res.questionnaire);
-      showSuccess(t("authoring.import.done", { count: res.imported }));
-      onClose();
-    } catch {
-      // the client showed the error
-    } finally {
-      setBusy(false);
-    }
+    if (file) read.mutate({ format: next, text: file.text });
   };
 
   return (
@@ -102,7 +78,7 @@ export function ImportModal({
         <SegmentedControl
           aria-label={t("authoring.import.format")}
           value={format}
-          onChange={(v) => void reread(v === "gift" ? "gift" : "moodle-xml")}
+          onChange={(v) => reread(v === "gift" ? "gift" : "moodle-xml")}
           data={[
             { value: "moodle-xml", label: "Moodle XML" },
             { value: "gift", label: "GIFT" },
@@ -154,7 +130,11 @@ export function ImportModal({
               <Button variant="default" onClick={onClose}>
                 {t("common.cancel")}
               </Button>
-              <Button onClick={() => void confirm()} loading={busy} disabled={preview.questions.length === 0}>
+              <Button
+                onClick={() => file && importing.mutate({ format, text: file.text })}
+                loading={busy}
+                disabled={preview.questions.length === 0}
+              >
                 {t("authoring.import.confirm", { count: preview.questions.length })}
               </Button>
             </Group>

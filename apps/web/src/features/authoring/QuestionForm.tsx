@@ -4,7 +4,6 @@ import {
   api,
   CONTENT_LIMITS,
   type QuestionMediaRef,
-  type QuestionProblem,
   questionProblems,
 } from "@carecampus/contract";
 import {
@@ -24,8 +23,10 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconArrowDown, IconArrowUp, IconPhoto, IconPlus, IconTrash } from "@tabler/icons-react";
-import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, showError } from "../../api/client";
 import { mediaProblem, uploadQuestionMedia } from "./queries";
@@ -98,69 +99,73 @@ export function QuestionForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const [d, setD] = useState(initial);
-  const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [uploading, setUploading] = useState(false);
   const explanationLabel = useId();
   const firstError = useRef<HTMLDivElement>(null);
   const questionText = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     questionText.current?.focus();
   }, []);
-  const problems: QuestionProblem[] = questionProblems(inputOf(d));
-  const problemAt = (...path: (string | number)[]) =>
-    tried ? problems.find((p) => p.path.join(".") === path.join(".")) : undefined;
-  const say = (p: QuestionProblem | undefined) =>
-    p
-      ? t(`authoring.problems.${p.code}`, { max: CONTENT_LIMITS.answersMax, min: CONTENT_LIMITS.answersMin })
-      : undefined;
+  /** Problems show once saving was tried, and from then on follow every change. */
+  const tried = useRef(false);
+  const form = useForm<QuestionDraft>({
+    mode: "controlled",
+    initialValues: initial,
+    // The contract's rules, by the path of the field they concern (e.g. "answers.2.text").
+    validate: (values) => {
+      const errors: Record<string, string> = {};
+      for (const p of questionProblems(inputOf(values))) {
+        errors[p.path.join(".")] ??= t(`authoring.problems.${p.code}`, {
+          max: CONTENT_LIMITS.answersMax,
+          min: CONTENT_LIMITS.answersMin,
+        });
+      }
+      return errors;
+    },
+    onValuesChange: () => {
+      if (tried.current) form.validate();
+    },
+  });
+  const d = form.getValues();
+  const problemAt = (...path: (string | number)[]) => form.errors[path.join(".")] as string | undefined;
+  const setAnswers = (update: (answers: DraftAnswer[]) => DraftAnswer[]) =>
+    form.setFieldValue("answers", update(form.getValues().answers));
   const setAnswer = (i: number, patch: Partial<DraftAnswer>) =>
-    setD((x) => ({
-      ...x,
-      answers: x.answers.map((a, j) => {
+    setAnswers((answers) =>
+      answers.map((a, j) => {
         if (j === i) return { ...a, ...patch };
         // A single-choice question has one right answer: choosing one unchooses the others.
-        if (patch.correct && x.type === "single") return { ...a, correct: false };
+        if (patch.correct && d.type === "single") return { ...a, correct: false };
         return a;
       }),
-    }));
+    );
 
-  const save = async () => {
-    setTried(true);
-    if (problems.length > 0) {
+  const save = useMutation({ mutationFn: (input: AuthoringQuestionInput) => onSave(input) });
+  const submit = form.onSubmit(
+    (values) => {
+      tried.current = true;
+      save.mutate(inputOf(values));
+    },
+    () => {
+      tried.current = true;
       requestAnimationFrame(() =>
         firstError.current?.querySelector<HTMLElement>("[aria-invalid=true], [data-error]")?.focus(),
       );
-      return;
-    }
-    setBusy(true);
-    try {
-      await onSave(inputOf(d));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  );
 
-  const upload = async (file: File | null) => {
+  const upload = useMutation({
+    mutationFn: (file: File) => uploadQuestionMedia(file),
+    onSuccess: (res) => form.setFieldValue("media", { type: res.type, id: res.id }),
+    onError: showError,
+  });
+  const chooseMedia = (file: File | null) => {
     if (!file) return;
     const problem = mediaProblem(file);
-    if (problem) {
-      showError(new Error(t(`authoring.media.${problem}`)));
-      return;
-    }
-    setUploading(true);
-    try {
-      const res = await uploadQuestionMedia(file);
-      setD((x) => ({ ...x, media: { type: res.type, id: res.id } }));
-    } catch (err) {
-      showError(err);
-    } finally {
-      setUploading(false);
-    }
+    if (problem) showError(new Error(t(`authoring.media.${problem}`)));
+    else upload.mutate(file);
   };
 
-  const answersProblem = say(problemAt("answers"));
+  const answersProblem = problemAt("answers");
   return (
     <Paper withBorder p={{ base: "sm", sm: "md" }} ref={firstError} data-testid="question-form">
       <Stack gap="md">
@@ -172,20 +177,14 @@ export function QuestionForm({
         <Radio.Group
           label={t("authoring.type")}
           value={d.type}
-          onChange={(v) =>
-            setD((x) => ({
-              ...x,
-              type: v === "multiple" ? "multiple" : "single",
-              // Single choice keeps only the first right answer.
-              answers:
-                v === "single"
-                  ? x.answers.map((a, i) => ({
-                      ...a,
-                      correct: a.correct && x.answers.findIndex((b) => b.correct) === i,
-                    }))
-                  : x.answers,
-            }))
-          }
+          onChange={(v) => {
+            // Single choice keeps only the first right answer.
+            if (v === "single") {
+              const first = d.answers.findIndex((b) => b.correct);
+              setAnswers((answers) => answers.map((a, i) => ({ ...a, correct: a.correct && first === i })));
+            }
+            form.setFieldValue("type", v === "multiple" ? "multiple" : "single");
+          }}
         >
           <Group gap="lg" mt={4}>
             <Radio value="single" label={t("quiz.single")} />
@@ -196,15 +195,10 @@ export function QuestionForm({
           label={t("authoring.questionText")}
           // The form opens where the question was, or at the end: the keyboard starts in it.
           ref={questionText}
-          value={d.text}
-          onChange={(e) => {
-            const text = e.currentTarget.value;
-            setD((x) => ({ ...x, text }));
-          }}
+          {...form.getInputProps("text")}
           autosize
           minRows={2}
           maxLength={CONTENT_LIMITS.questionText}
-          error={say(problemAt("text"))}
           required
         />
         <Stack gap="xs">
@@ -242,14 +236,14 @@ export function QuestionForm({
                 value={a.text}
                 maxLength={CONTENT_LIMITS.answerText}
                 onChange={(e) => setAnswer(i, { text: e.currentTarget.value })}
-                error={say(problemAt("answers", i, "text"))}
+                error={problemAt("answers", i, "text")}
               />
               <ActionIcon.Group>
                 <ActionIcon
                   variant="default"
                   size="lg"
                   disabled={i === 0}
-                  onClick={() => setD((x) => ({ ...x, answers: move(x.answers, i, i - 1) }))}
+                  onClick={() => setAnswers((answers) => move(answers, i, i - 1))}
                   aria-label={t("authoring.moveUp")}
                 >
                   <IconArrowUp size={16} />
@@ -258,7 +252,7 @@ export function QuestionForm({
                   variant="default"
                   size="lg"
                   disabled={i === d.answers.length - 1}
-                  onClick={() => setD((x) => ({ ...x, answers: move(x.answers, i, i + 1) }))}
+                  onClick={() => setAnswers((answers) => move(answers, i, i + 1))}
                   aria-label={t("authoring.moveDown")}
                 >
                   <IconArrowDown size={16} />
@@ -266,7 +260,7 @@ export function QuestionForm({
                 <ActionIcon
                   variant="default"
                   size="lg"
-                  onClick={() => setD((x) => ({ ...x, answers: x.answers.filter((_, j) => j !== i) }))}
+                  onClick={() => setAnswers((answers) => answers.filter((_, j) => j !== i))}
                   aria-label={t("authoring.removeAnswer", { n: i + 1 })}
                 >
                   <IconTrash size={16} />
@@ -279,7 +273,7 @@ export function QuestionForm({
               variant="light"
               leftSection={<IconPlus size={16} />}
               disabled={d.answers.length >= CONTENT_LIMITS.answersMax}
-              onClick={() => setD((x) => ({ ...x, answers: [...x.answers, answer()] }))}
+              onClick={() => setAnswers((answers) => [...answers, answer()])}
             >
               {t("authoring.addAnswer")}
             </Button>
@@ -292,26 +286,18 @@ export function QuestionForm({
           <Suspense fallback={<Skeleton h={120} />}>
             <ExplanationEditor
               value={d.explanation}
-              onChange={(html) => setD((x) => ({ ...x, explanation: html }))}
+              onChange={(html) => form.setFieldValue("explanation", html)}
               labelId={explanationLabel}
               invalid={!!problemAt("explanation")}
             />
           </Suspense>
           {problemAt("explanation") && (
             <Text c="red" size="sm" role="alert" mt={4}>
-              {say(problemAt("explanation"))}
+              {problemAt("explanation")}
             </Text>
           )}
         </div>
-        <TextInput
-          label={t("quiz.hint")}
-          value={d.hint}
-          maxLength={CONTENT_LIMITS.hint}
-          onChange={(e) => {
-            const hint = e.currentTarget.value;
-            setD((x) => ({ ...x, hint }));
-          }}
-        />
+        <TextInput label={t("quiz.hint")} {...form.getInputProps("hint")} maxLength={CONTENT_LIMITS.hint} />
         <Stack gap="xs">
           <Text fw={600} size="sm">
             {t("authoring.media.label")}
@@ -326,15 +312,15 @@ export function QuestionForm({
           )}
           {d.media?.type === "video" && <Text size="sm">{t("authoring.media.video")}</Text>}
           <Group>
-            <FileButton onChange={(f) => void upload(f)} accept="image/png,image/jpeg,image/webp,video/mp4">
+            <FileButton onChange={chooseMedia} accept="image/png,image/jpeg,image/webp,video/mp4">
               {(props) => (
-                <Button {...props} variant="default" leftSection={<IconPhoto size={16} />} loading={uploading}>
+                <Button {...props} variant="default" leftSection={<IconPhoto size={16} />} loading={upload.isPending}>
                   {d.media ? t("authoring.media.replace") : t("authoring.media.add")}
                 </Button>
               )}
             </FileButton>
             {d.media && (
-              <Button variant="subtle" color="red" onClick={() => setD((x) => ({ ...x, media: null }))}>
+              <Button variant="subtle" color="red" onClick={() => form.setFieldValue("media", null)}>
                 {t("authoring.media.remove")}
               </Button>
             )}
@@ -347,7 +333,7 @@ export function QuestionForm({
           <Button variant="default" onClick={onCancel}>
             {t("common.cancel")}
           </Button>
-          <Button onClick={() => void save()} loading={busy}>
+          <Button onClick={() => submit()} loading={save.isPending}>
             {t("authoring.saveQuestion")}
           </Button>
         </Group>

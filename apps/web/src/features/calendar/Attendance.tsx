@@ -1,7 +1,8 @@
 import { api, type CalendarEventDetail } from "@carecampus/contract";
 import { Alert, Button, Checkbox, Stack, Text } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconClipboardCheck } from "@tabler/icons-react";
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 
@@ -11,22 +12,22 @@ import { call, showSuccess } from "../../api/client";
  */
 export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onSaved: () => Promise<void> }) {
   const { t } = useTranslation();
-  const [attended, setAttended] = useState<number[]>(
-    event.Invitees.filter((i) => i.attended === true).map((i) => i.id),
-  );
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setBusy(true);
-    try {
-      const res = await call(api.calendarAttendance, { params: { id: event.ID }, body: { attended } });
+  // Ids as strings, as the checkbox group holds them.
+  const form = useForm({
+    initialValues: { attended: event.Invitees.filter((i) => i.attended === true).map((i) => String(i.id)) },
+  });
+  const save = useMutation({
+    mutationFn: () =>
+      call(api.calendarAttendance, {
+        params: { id: event.ID },
+        body: { attended: form.getValues().attended.map(Number) },
+      }),
+    // A failure: the client shows the error toast.
+    onSuccess: async (res) => {
       showSuccess(t("calendar.attendanceSaved", { count: res.certificates }));
       await onSaved();
-    } catch {
-      // toast shown
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   if (event.Invitees.length === 0) return null;
   return (
     <Alert
@@ -40,14 +41,20 @@ export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onS
         <Text size="sm">
           {event.Training.passive ? t("calendar.attendancePassive") : t("calendar.attendanceActive")}
         </Text>
-        <Checkbox.Group value={attended.map(String)} onChange={(v) => setAttended(v.map(Number))}>
+        <Checkbox.Group {...form.getInputProps("attended")}>
           <Stack gap={6}>
             {event.Invitees.map((i) => (
               <Checkbox key={i.id} value={String(i.id)} label={`${i.name} ${i.surname}`} />
             ))}
           </Stack>
         </Checkbox.Group>
-        <Button onClick={() => void save()} loading={busy} variant="filled" mt={4} style={{ alignSelf: "flex-start" }}>
+        <Button
+          onClick={() => save.mutate()}
+          loading={save.isPending}
+          variant="filled"
+          mt={4}
+          style={{ alignSelf: "flex-start" }}
+        >
           {t("calendar.saveAttendance")}
         </Button>
       </Stack>

@@ -20,7 +20,7 @@ import {
 import { DatePickerInput, DatesProvider, TimePicker } from "@mantine/dates";
 import { useForm } from "@mantine/form";
 import { IconCheck, IconDownload, IconTrash } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import "dayjs/locale/de";
 import "dayjs/locale/es";
 import "dayjs/locale/fr";
@@ -30,6 +30,7 @@ import { useTranslation } from "react-i18next";
 import { authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { fieldErrors } from "../../components/form-errors";
 import { useCatalogue, useFacilities } from "../../queries/admin";
 import { calendarKeys } from "../../queries/calendar";
 import { useRequiredSession } from "../../session/store";
@@ -104,18 +105,12 @@ function EventForm({
   const allFacilities = seesAllFacilities(user.roles);
   const facilities = useFacilities(allFacilities);
   const catalogue = useCatalogue();
-  const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canEdit = detail ? detail.CanEdit : true;
   const form = useForm<EventFormValues>({
     mode: "controlled",
     initialValues: initial,
-    validate: (values) => {
-      const problems = eventProblems(values);
-      return Object.fromEntries(
-        Object.entries(problems).map(([field, problem]) => [field, t(`calendar.problems.${problem}`)]),
-      );
-    },
+    validate: (values) => fieldErrors(eventProblems(values), (problem) => t(`calendar.problems.${problem}`)),
     validateInputOnChange: ["endDay", "startTime", "endTime"],
   });
   const v = form.getValues();
@@ -123,21 +118,19 @@ function EventForm({
   const topic = topics.find((x) => x.id === v.topic);
   const training = topic?.trainings.find((x) => x.id === v.training);
 
-  const save = async (values: EventFormValues) => {
-    setBusy(true);
-    try {
+  const save = useMutation({
+    mutationFn: async (values: EventFormValues) => {
       const body = eventBody(values, zone, detail?.ID);
       if (detail) await call(api.calendarUpdate, { body });
       else await call(api.calendarCreate, { body });
+    },
+    // A failure: the client's toast says what went wrong, the form stays.
+    onSuccess: async () => {
       showSuccess(t("calendar.saved"));
       await onChanged();
       onClose();
-    } catch {
-      // the client's toast says what went wrong
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   const remove = async () => {
     if (!detail) return;
@@ -150,7 +143,7 @@ function EventForm({
   const language = i18n.language === "br" ? "pt-br" : i18n.language;
   return (
     <DatesProvider settings={{ locale: language, firstDayOfWeek: 1 }}>
-      <form onSubmit={form.onSubmit((values) => void save(values))}>
+      <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
         <Stack gap="sm">
           {allFacilities && (
             <Select
@@ -326,7 +319,7 @@ function EventForm({
                 {t("common.cancel")}
               </Button>
               {canEdit && (
-                <Button type="submit" loading={busy} disabled={!form.isValid()}>
+                <Button type="submit" loading={save.isPending} disabled={!form.isValid()}>
                   {t("calendar.save")}
                 </Button>
               )}

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
-import { can, type HelpRequestDetail, ROLES, type Role } from "@carecampus/contract";
-import { cleanup, screen } from "@testing-library/react";
+import { api, can, ErrorCode, type HelpRequestDetail, ROLES, type Role } from "@carecampus/contract";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { Route, Routes } from "react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { Toasts } from "../../app/Toasts";
 import i18n from "../../i18n";
-import { sessionStore } from "../../session/store";
-import { renderScreen, setUpComponentTests, signInAs } from "../../test/render";
+import { ApiFailure, held, stubApi } from "../../test/api";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests, signInAs } from "../../test/render";
 import HelpRequestPage from "./HelpRequestPage";
 
 const DETAIL: HelpRequestDetail = {
@@ -38,10 +40,7 @@ vi.mock("./queries", async (importOriginal) => ({
 }));
 
 beforeAll(setUpComponentTests);
-afterEach(() => {
-  cleanup();
-  sessionStore.clear();
-});
+afterEach(cleanUpScreen);
 
 describe("help request page", () => {
   const cases: Role[][] = ROLES.map((r) => [r]);
@@ -58,4 +57,63 @@ describe("help request page", () => {
       expect(offered).toBe(can(roles, "help.flagContent"));
     },
   );
+});
+
+describe("help request reply", () => {
+  const answerBox = () => fieldLabelled("helpRequests.reply.label");
+  const send = () => screen.getByRole("button", { name: i18n.t("helpRequests.reply.send") });
+  const closeOnly = () => screen.getByRole("button", { name: i18n.t("helpRequests.reply.handleOnly") });
+
+  function openAsSupervisor() {
+    signInAs(["supervisor"]);
+    renderScreen(
+      <>
+        <Toasts />
+        <Routes>
+          <Route path="/helprequests/:id" element={<HelpRequestPage />} />
+          <Route path="/helprequests" element={<p>help requests list</p>} />
+        </Routes>
+      </>,
+      "/helprequests/7",
+    );
+  }
+
+  it("sends the answer once, with both buttons disabled while it goes, then returns to the list", async () => {
+    const sending = held<{ handled: number }>();
+    const requests = stubApi([{ route: api.helpReply, params: { id: 7 }, answer: () => sending.answer }]);
+    openAsSupervisor();
+    expect(send().hasAttribute("disabled")).toBe(true);
+    fireEvent.change(answerBox(), { target: { value: "  30 Sekunden, siehe Aushang.  " } });
+    expect(send().hasAttribute("disabled")).toBe(false);
+
+    fireEvent.click(send());
+    await waitFor(() => expect(send().getAttribute("data-loading")).toBe("true"));
+    expect(closeOnly().hasAttribute("disabled")).toBe(true);
+    expect(requests).toEqual([
+      { method: "POST", url: "/api/help/7/reply", body: { text: "30 Sekunden, siehe Aushang." } },
+    ]);
+
+    sending.release({ handled: 1 });
+    expect(await screen.findByText("help requests list")).toBeTruthy();
+    expect(await screen.findByText(i18n.t("success.helpRequestRemoved"))).toBeTruthy();
+  });
+
+  it("shows a refusal and keeps the answer for another try", async () => {
+    stubApi([
+      {
+        route: api.helpReply,
+        params: { id: 7 },
+        answer: () => {
+          throw new ApiFailure(ErrorCode.helpRequestNotFound);
+        },
+      },
+    ]);
+    openAsSupervisor();
+    fireEvent.change(answerBox(), { target: { value: "30 Sekunden" } });
+    fireEvent.click(send());
+    expect(await screen.findByText(i18n.t(`errors.${ErrorCode.helpRequestNotFound}`))).toBeTruthy();
+    await waitFor(() => expect(send().hasAttribute("disabled")).toBe(false));
+    expect(answerBox().value).toBe("30 Sekunden");
+    expect(screen.queryByText("help requests list")).toBeNull();
+  });
 });

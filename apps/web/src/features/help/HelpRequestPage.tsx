@@ -16,9 +16,10 @@ import {
   Textarea,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconArrowLeft, IconCheck, IconInfoCircle, IconPencil, IconX } from "@tabler/icons-react";
-import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { authedUrl, call, showSuccess } from "../../api/client";
@@ -109,25 +110,24 @@ function ReplyForm({ help, facility }: { help: HelpRequestDetail; facility: numb
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [text, setText] = useState("");
-  const [busy, setBusy] = useState<"reply" | "handle" | null>(null);
+  const form = useForm({ mode: "controlled", initialValues: { text: "" } });
   const scope = { params: { id: help.question_id }, query: { facility: facility ?? undefined } };
   const back = facility ? `/helprequests?facility=${facility}` : "/helprequests";
 
-  const finish = async (action: "reply" | "handle") => {
-    setBusy(action);
-    try {
-      if (action === "reply") await call(api.helpReply, { ...scope, body: { text: text.trim() } });
+  /** Answers every learner who asked (reply) or only marks the request handled. */
+  const finish = useMutation({
+    mutationFn: async (action: "reply" | "handle") => {
+      if (action === "reply") await call(api.helpReply, { ...scope, body: { text: form.getValues().text.trim() } });
       else await call(api.helpHandle, scope);
+    },
+    // A failure: the client's toast says what went wrong.
+    onSuccess: async () => {
       showSuccess(t("success.helpRequestRemoved"));
       await queryClient.invalidateQueries({ queryKey: helpKeys.all });
       navigate(back);
-    } catch {
-      // the client's toast says what went wrong
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+  });
+  const busy = finish.isPending ? finish.variables : null;
 
   return (
     <Paper withBorder p={{ base: "md", sm: "lg" }}>
@@ -137,8 +137,7 @@ function ReplyForm({ help, facility }: { help: HelpRequestDetail; facility: numb
       <Textarea
         label={t("helpRequests.reply.label")}
         description={t("helpRequests.reply.description", { count: help.count })}
-        value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
+        {...form.getInputProps("text")}
         maxLength={HELP_REPLY_MAX}
         autosize
         minRows={3}
@@ -147,10 +146,14 @@ function ReplyForm({ help, facility }: { help: HelpRequestDetail; facility: numb
       />
       {/* On a phone the primary action comes first, full width, under the thumb. */}
       <Flex gap="sm" justify="flex-end" direction={{ base: "column-reverse", xs: "row" }}>
-        <Button variant="default" onClick={() => void finish("handle")} loading={busy === "handle"} disabled={!!busy}>
+        <Button variant="default" onClick={() => finish.mutate("handle")} loading={busy === "handle"} disabled={!!busy}>
           {t("helpRequests.reply.handleOnly")}
         </Button>
-        <Button onClick={() => void finish("reply")} loading={busy === "reply"} disabled={!!busy || text.trim() === ""}>
+        <Button
+          onClick={() => finish.mutate("reply")}
+          loading={busy === "reply"}
+          disabled={!!busy || form.getValues().text.trim() === ""}
+        >
           {t("helpRequests.reply.send")}
         </Button>
       </Flex>
@@ -161,24 +164,20 @@ function ReplyForm({ help, facility }: { help: HelpRequestDetail; facility: numb
 function ContentFixSwitch({ help }: { help: HelpRequestDetail }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const toggle = async (needsFix: boolean) => {
-    setBusy(true);
-    try {
-      await call(api.contentFixSet, { params: { id: help.question_id }, body: { needs_fix: needsFix } });
+  const toggle = useMutation({
+    mutationFn: (needsFix: boolean) =>
+      call(api.contentFixSet, { params: { id: help.question_id }, body: { needs_fix: needsFix } }),
+    // A failure: the client shows the error toast.
+    onSuccess: async (_, needsFix) => {
       showSuccess(needsFix ? t("helpRequests.fixes.markedToast") : t("helpRequests.fixes.clearedToast"));
       await queryClient.invalidateQueries({ queryKey: helpKeys.all });
-    } catch {
-      // toast shown
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   return (
     <Switch
       checked={help.needs_fix}
-      disabled={busy}
-      onChange={(e) => void toggle(e.currentTarget.checked)}
+      disabled={toggle.isPending}
+      onChange={(e) => toggle.mutate(e.currentTarget.checked)}
       label={t("helpRequests.fixes.switch")}
       description={t("helpRequests.fixes.switchHelp")}
       data-testid="content-fix"

@@ -16,7 +16,7 @@ import {
   Tooltip,
 } from "@mantine/core";
 import { IconCheck, IconHelpCircle, IconLock } from "@tabler/icons-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -38,21 +38,16 @@ import { useNextQuestion, useTraining } from "./queries";
 function HelpButton({ questionId, asked }: { questionId: number; asked: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(asked);
-  const send = async () => {
-    setBusy(true);
-    try {
-      await call(api.helpRequestCreate, { body: { question_id: questionId } });
+  const send = useMutation({
+    mutationFn: () => call(api.helpRequestCreate, { body: { question_id: questionId } }),
+    // A failure: the client shows the error toast.
+    onSuccess: () => {
       showSuccess(t("quiz.help.sent"));
       setSent(true);
       setOpen(false);
-    } catch {
-      // toast shown by the client
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
   if (sent) {
     return (
       <Badge variant="light" color="blue" size="lg" leftSection={<IconHelpCircle size={16} />} data-testid="help-asked">
@@ -75,7 +70,7 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
           <Button variant="default" onClick={() => setOpen(false)}>
             {t("common.cancel")}
           </Button>
-          <Button onClick={() => void send()} loading={busy}>
+          <Button onClick={() => send.mutate()} loading={send.isPending}>
             {t("quiz.help.send")}
           </Button>
         </Group>

@@ -1,7 +1,7 @@
 import { api, formatDate, type WikiPage } from "@carecampus/contract";
 import { Alert, Anchor, Button, Group, Paper, Progress, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
 import { IconBellRinging, IconDownload } from "@tabler/icons-react";
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
@@ -14,7 +14,6 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
   const { t } = useTranslation();
   const zone = settings["time-zone"];
   const list = useWikiConfirmations(page.id, facility, true);
-  const [busy, setBusy] = useState(false);
   const data = list.data;
   const missing = data ? data.rows.filter((r) => r.state !== "confirmed").length : 0;
   const exportLink = freshLink(() =>
@@ -24,20 +23,12 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
     }),
   );
 
-  const remind = async () => {
-    setBusy(true);
-    try {
-      const result = await call(api.wikiConfirmationsRemind, {
-        params: { id: page.id },
-        query: { facility: facility ?? undefined },
-      });
-      showSuccess(t("wiki.confirmations.reminded", { count: result.reminded }));
-    } catch {
-      // the client's toast says what went wrong
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remind = useMutation({
+    mutationFn: () =>
+      call(api.wikiConfirmationsRemind, { params: { id: page.id }, query: { facility: facility ?? undefined } }),
+    // A failure: the client's toast says what went wrong.
+    onSuccess: (result) => showSuccess(t("wiki.confirmations.reminded", { count: result.reminded })),
+  });
 
   return (
     <Paper
@@ -77,8 +68,8 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
             <Button
               variant="default"
               leftSection={<IconBellRinging size={18} />}
-              onClick={() => void remind()}
-              loading={busy}
+              onClick={() => remind.mutate()}
+              loading={remind.isPending}
               disabled={missing === 0 || data.revision === null}
             >
               {t("wiki.confirmations.remind", { count: missing })}

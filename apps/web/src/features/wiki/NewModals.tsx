@@ -1,7 +1,8 @@
 import { api, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
-import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useForm } from "@mantine/form";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ApiError, call, showError, showSuccess } from "../../api/client";
@@ -44,64 +45,73 @@ function ScopeChoice({ scopes, value, onChange }: { scopes: Scope[]; value: Scop
   );
 }
 
-/** Title and slug of something new: the slug follows the title until edited by hand; a slug in use (409) is said at the field. */
-function useNewEntry(takenText: string) {
+/** What a new topic or page is given; a topic has no topic, language or read confirmation of its own. */
+interface NewEntryValues {
+  scope: Scope;
+  title: string;
+  slug: string;
+  topic: string | null;
+  lang: Language;
+  requiresConfirmation: boolean;
+}
+
+/**
+ * The form of something new: the slug follows the title while it is still the title's slug
+ * (until edited by hand); a slug in use (409) is said at the field. Scope and language stay from
+ * one opening to the next; `restart` empties the rest.
+ */
+function useNewEntry(takenText: string, start: Pick<NewEntryValues, "scope" | "topic" | "lang">) {
   const { t } = useTranslation();
-  const [title, setTitle] = useState("");
-  const [slug, setSlug] = useState("");
-  const [touched, setTouched] = useState(false);
-  const [taken, setTaken] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const slugProblem = slug !== "" && !WIKI_SLUG.test(slug) ? t("wiki.new.slugRule") : null;
+  const form = useForm<NewEntryValues>({
+    mode: "controlled",
+    initialValues: { ...start, title: "", slug: "", requiresConfirmation: false },
+    validate: { slug: (slug) => (slug !== "" && !WIKI_SLUG.test(slug) ? t("wiki.new.slugRule") : null) },
+    validateInputOnChange: ["slug"],
+    onValuesChange: (values, previous) => {
+      if (values.title !== previous.title && values.slug === slugify(previous.title)) {
+        form.setFieldValue("slug", slugify(values.title));
+      }
+    },
+  });
+  const values = form.getValues();
   const fields = (path: string) => (
     <>
       <TextInput
         label={t("wiki.new.title")}
-        value={title}
-        onChange={(e) => {
-          const value = e.currentTarget.value;
-          setTitle(value);
-          if (!touched) setSlug(slugify(value));
-        }}
+        {...form.getInputProps("title")}
         maxLength={WIKI_TITLE_MAX}
         required
         data-autofocus
       />
       <TextInput
         label={t("wiki.new.slug")}
-        description={t("wiki.new.slugHelp", { path: `${path}/${slug || "…"}` })}
-        value={slug}
-        onChange={(e) => {
-          setTouched(true);
-          setTaken(false);
-          setSlug(e.currentTarget.value);
-        }}
-        error={slugProblem ?? (taken ? takenText : null)}
+        description={t("wiki.new.slugHelp", { path: `${path}/${values.slug || "…"}` })}
+        {...form.getInputProps("slug")}
         maxLength={63}
         required
       />
     </>
   );
   /** Runs the create call; a 409 marks the slug as taken, other failures get the usual toast. */
-  const create = async (work: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await work();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) setTaken(true);
+  const create = useMutation({
+    mutationFn: (work: () => Promise<void>) => work(),
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 409) form.setFieldError("slug", takenText);
       else showError(err);
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  return {
+    form,
+    values: { ...values, title: values.title.trim() },
+    valid: values.title.trim() !== "" && values.slug !== "" && form.isValid(),
+    busy: create.isPending,
+    fields,
+    create: create.mutate,
+    restart: (topic: string | null) => {
+      form.setValues({ title: "", slug: "", topic, requiresConfirmation: false });
+      form.clearErrors();
+    },
   };
-  const reset = () => {
-    setTitle("");
-    setSlug("");
-    setTouched(false);
-    setTaken(false);
-  };
-  const valid = title.trim() !== "" && slug !== "" && !slugProblem;
-  return { title: title.trim(), slug, valid, busy, fields, create, reset, clearTaken: () => setTaken(false) };
 }
 
 /** The frame both dialogs share: title, the form, cancel and the one primary action. */
@@ -156,23 +166,31 @@ interface ModalProps {
   tree: WikiTree;
 }
 
+/** A new page starts in the language the app is shown in, if pages are written in it; else German. */
+const startLanguage = (shown: string): Language =>
+  configuredLanguages.includes(shown as Language) ? (shown as Language) : "de";
+
 export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const scopes = writableScopes(tree);
-  const [scope, setScope] = useState<Scope>(scopes[0] ?? "common");
-  const entry = useNewEntry(t("wiki.new.topicTaken"));
+  const entry = useNewEntry(t("wiki.new.topicTaken"), {
+    scope: scopes[0] ?? "common",
+    topic: null,
+    lang: startLanguage(i18n.language),
+  });
+  const v = entry.values;
   // biome-ignore lint/correctness/useExhaustiveDependencies: empties the form when the dialog opens, nothing else
   useEffect(() => {
-    if (opened) entry.reset();
+    if (opened) entry.restart(null);
   }, [opened]);
   const submit = () =>
     entry.create(async () => {
       await call(api.wikiTopicCreate, {
         body: {
-          key: entry.slug,
-          title: entry.title,
-          facility: scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
+          key: v.slug,
+          title: v.title,
+          facility: v.scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
         },
         silent: true,
       });
@@ -187,10 +205,10 @@ export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
       submitLabel={t("wiki.new.createTopic")}
       busy={entry.busy}
       valid={entry.valid}
-      onSubmit={() => void submit()}
+      onSubmit={submit}
       onClose={onClose}
     >
-      <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
+      <ScopeChoice scopes={scopes} value={v.scope} onChange={(scope) => entry.form.setFieldValue("scope", scope)} />
       {entry.fields("/wiki")}
     </NewDialog>
   );
@@ -201,43 +219,38 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const scopes = writableScopes(tree);
-  const [scope, setScope] = useState<Scope>(scopes[0] ?? "common");
+  const entry = useNewEntry(t("wiki.new.pageTaken"), {
+    scope: scopes[0] ?? "common",
+    topic: presetTopic ?? null,
+    lang: startLanguage(i18n.language),
+  });
+  const { form, values: v } = entry;
   // A common page belongs in a common topic; a facility's page may go in either.
-  const topics = tree.topics.filter((tp) => scope === "facility" || tp.facility_id === null);
-  const [topic, setTopic] = useState<string | null>(presetTopic ?? null);
-  const chosenTopic = topics.some((tp) => tp.key === topic) ? topic : null;
-  const entry = useNewEntry(t("wiki.new.pageTaken"));
+  const topics = tree.topics.filter((tp) => v.scope === "facility" || tp.facility_id === null);
+  const chosenTopic = topics.some((tp) => tp.key === v.topic) ? v.topic : null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: empties the form when the dialog opens, nothing else
   useEffect(() => {
-    if (opened) {
-      entry.reset();
-      setTopic(presetTopic ?? null);
-      setRequiresConfirmation(false);
-    }
+    if (opened) entry.restart(presetTopic ?? null);
   }, [opened]);
-  const [lang, setLang] = useState<Language>(
-    configuredLanguages.includes(i18n.language as Language) ? (i18n.language as Language) : "de",
-  );
-  const [requiresConfirmation, setRequiresConfirmation] = useState(false);
 
   const submit = (key: string) =>
     entry.create(async () => {
       await call(api.wikiPageCreate, {
         body: {
           topic: key,
-          slug: entry.slug,
-          facility: scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
-          lang,
-          title: entry.title,
+          slug: v.slug,
+          facility: v.scope === "facility" ? (tree.facility_id ?? undefined) : undefined,
+          lang: v.lang,
+          title: v.title,
           markdown: "",
-          requires_confirmation: requiresConfirmation,
+          requires_confirmation: v.requiresConfirmation,
         },
         silent: true,
       });
       await refreshWiki(queryClient);
       onClose();
       // Straight into the editor: a new page is an empty draft.
-      navigate(wikiPath(tree.facility_id, key, entry.slug, { draft: "true", edit: "1", lang }));
+      navigate(wikiPath(tree.facility_id, key, v.slug, { draft: "true", edit: "1", lang: v.lang }));
     });
 
   return (
@@ -247,17 +260,17 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
       submitLabel={t("wiki.new.createPage")}
       busy={entry.busy}
       valid={entry.valid && chosenTopic !== null}
-      onSubmit={() => chosenTopic && void submit(chosenTopic)}
+      onSubmit={() => chosenTopic && submit(chosenTopic)}
       onClose={onClose}
     >
-      <ScopeChoice scopes={scopes} value={scope} onChange={setScope} />
+      <ScopeChoice scopes={scopes} value={v.scope} onChange={(scope) => form.setFieldValue("scope", scope)} />
       <Select
         label={t("wiki.new.topicLabel")}
         data={topics.map((tp) => ({ value: tp.key, label: tp.title }))}
         value={chosenTopic}
-        onChange={(v) => {
-          entry.clearTaken();
-          setTopic(v);
+        onChange={(topic) => {
+          form.clearFieldError("slug");
+          form.setFieldValue("topic", topic);
         }}
         required
         allowDeselect={false}
@@ -268,16 +281,15 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
         <Select
           label={t("wiki.editor.language")}
           data={configuredLanguages.map((l) => ({ value: l, label: t(`wiki.languages.${l}`) }))}
-          value={lang}
-          onChange={(v) => v && setLang(v as Language)}
+          value={v.lang}
+          onChange={(lang) => lang && form.setFieldValue("lang", lang as Language)}
           allowDeselect={false}
         />
       )}
       <Switch
         label={t("wiki.editor.requiresConfirmation")}
         description={t("wiki.editor.requiresConfirmationHelp")}
-        checked={requiresConfirmation}
-        onChange={(e) => setRequiresConfirmation(e.currentTarget.checked)}
+        {...form.getInputProps("requiresConfirmation", { type: "checkbox" })}
       />
     </NewDialog>
   );

@@ -1,7 +1,7 @@
 import { api, formatDate, type WikiPage } from "@carecampus/contract";
 import { Alert, Button, Paper, Stack, Text, Title } from "@mantine/core";
 import { IconCircleCheck, IconSignature } from "@tabler/icons-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, call, showError } from "../../api/client";
@@ -18,7 +18,6 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
   const { t } = useTranslation();
   const zone = settings["time-zone"];
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
   const [stale, setStale] = useState(false);
   const [justConfirmed, setJustConfirmed] = useState(false);
   const done = useRef<HTMLDivElement>(null);
@@ -28,30 +27,25 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
     if (justConfirmed && page.confirmation === "confirmed") done.current?.focus();
   }, [justConfirmed, page.confirmation]);
 
-  if (!page.requires_confirmation || page.confirmation === null || !released) return null;
-
-  const confirm = async () => {
-    setBusy(true);
-    setStale(false);
-    try {
-      const next = await call(api.wikiConfirm, {
-        params: { id: page.id },
-        body: { revision: released.number },
-        silent: true,
-      });
+  const confirm = useMutation({
+    mutationFn: (revision: number) =>
+      call(api.wikiConfirm, { params: { id: page.id }, body: { revision }, silent: true }),
+    onMutate: () => setStale(false),
+    onSuccess: async (next) => {
       setJustConfirmed(true);
       onConfirmed(next);
       await refreshWiki(queryClient);
-    } catch (err) {
+    },
+    onError: async (err) => {
       if (err instanceof ApiError && err.status === 409) {
         // A newer version was released meanwhile: that one is to be read (and confirmed) now.
         setStale(true);
         await refreshWiki(queryClient);
       } else showError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+
+  if (!page.requires_confirmation || page.confirmation === null || !released) return null;
 
   if (page.confirmation === "confirmed") {
     return (
@@ -102,8 +96,8 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
         <Button
           size="md"
           leftSection={<IconSignature size={20} />}
-          onClick={() => void confirm()}
-          loading={busy}
+          onClick={() => confirm.mutate(released.number)}
+          loading={confirm.isPending}
           style={{ alignSelf: "flex-start", maxWidth: "100%", height: "auto", minHeight: 42 }}
           styles={{ label: { whiteSpace: "normal", textAlign: "left", paddingBlock: 6 } }}
         >

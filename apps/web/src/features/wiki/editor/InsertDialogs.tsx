@@ -1,8 +1,9 @@
 import { WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import { Alert, Button, FileInput, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconPhoto } from "@tabler/icons-react";
+import { useMutation } from "@tanstack/react-query";
 import type { Editor } from "@tiptap/react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, errorText } from "../../../api/client";
 import { imageProblem, uploadWikiImage } from "../upload";
@@ -12,20 +13,24 @@ import { ALLOWED_LINK } from "./extensions";
 export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }) {
   const { t } = useTranslation();
   const existing = (editor.getAttributes("link").href as string | undefined) ?? "";
-  const [href, setHref] = useState(existing);
-  const value = href.trim();
-  const valid = value === "" || ALLOWED_LINK.test(value);
+  const form = useForm({
+    mode: "controlled",
+    initialValues: { href: existing },
+    validate: {
+      href: (href) => (href.trim() === "" || ALLOWED_LINK.test(href.trim()) ? null : t("wiki.editor.linkInvalid")),
+    },
+    validateInputOnChange: true,
+  });
 
-  const apply = (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!valid) return;
+  const apply = form.onSubmit(({ href }) => {
+    const value = href.trim();
     const chain = editor.chain().focus().extendMarkRange("link");
     if (value === "") chain.unsetLink().run();
     else if (editor.state.selection.empty && !editor.isActive("link")) {
       chain.insertContent({ type: "text", text: value, marks: [{ type: "link", attrs: { href: value } }] }).run();
     } else chain.setLink({ href: value }).run();
     onClose();
-  };
+  });
 
   return (
     <Modal opened onClose={onClose} title={t("wiki.editor.linkTitle")} centered>
@@ -34,9 +39,7 @@ export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () =>
           <TextInput
             label={t("wiki.editor.linkUrl")}
             description={t("wiki.editor.linkHelp")}
-            value={href}
-            onChange={(e) => setHref(e.currentTarget.value)}
-            error={valid ? null : t("wiki.editor.linkInvalid")}
+            {...form.getInputProps("href")}
             placeholder="https://"
             data-autofocus
           />
@@ -56,7 +59,7 @@ export function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () =>
             <Button variant="default" onClick={onClose}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" disabled={!valid}>
+            <Button type="submit" disabled={!form.isValid()}>
               {t("wiki.editor.apply")}
             </Button>
           </Group>
@@ -77,47 +80,52 @@ export function ImageDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [file, setFile] = useState<File | null>(null);
-  const [alt, setAlt] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const problem = file ? imageProblem(file) : null;
-
-  const upload = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!file || problem) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const image = await uploadWikiImage(file, facility);
-      editor.chain().focus().setImage({ src: image.src, alt: alt.trim() }).run();
+  const form = useForm<{ file: File | null; alt: string }>({
+    mode: "controlled",
+    initialValues: { file: null, alt: "" },
+    validate: {
+      file: (file) => {
+        const problem = file ? imageProblem(file) : null;
+        return problem === "type" ? t("wiki.editor.imageType") : problem === "size" ? t("wiki.editor.imageSize") : null;
+      },
+    },
+    validateInputOnChange: ["file"],
+    onValuesChange: (values, previous) => {
+      if (values.file !== previous.file) upload.reset();
+    },
+  });
+  const upload = useMutation({
+    mutationFn: ({ file, alt }: { file: File; alt: string }) =>
+      uploadWikiImage(file, facility).then((image) => ({ image, alt })),
+    onSuccess: ({ image, alt }) => {
+      editor.chain().focus().setImage({ src: image.src, alt }).run();
       onClose();
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 413) setFailure(t("wiki.editor.imageSize"));
-      else if (err instanceof ApiError && err.status === 400) setFailure(t("wiki.editor.imageType"));
-      else setFailure(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const failure = upload.error
+    ? upload.error instanceof ApiError && upload.error.status === 413
+      ? t("wiki.editor.imageSize")
+      : upload.error instanceof ApiError && upload.error.status === 400
+        ? t("wiki.editor.imageType")
+        : errorText(upload.error)
+    : null;
+  const busy = upload.isPending;
+  const { file } = form.getValues();
 
   return (
     <Modal opened onClose={onClose} title={t("wiki.editor.imageTitle")} centered>
-      <form onSubmit={(e) => void upload(e)}>
+      <form
+        onSubmit={form.onSubmit(({ file, alt }) => {
+          if (file) upload.mutate({ file, alt: alt.trim() });
+        })}
+      >
         <Stack gap="sm">
           <FileInput
             label={t("wiki.editor.imageFile")}
             description={t("wiki.editor.imageHelp")}
             accept={WIKI_IMAGE_TYPES.join(",")}
-            value={file}
-            onChange={(f) => {
-              setFile(f);
-              setFailure(null);
-            }}
+            {...form.getInputProps("file")}
             leftSection={<IconPhoto size={16} aria-hidden />}
-            error={
-              problem === "type" ? t("wiki.editor.imageType") : problem === "size" ? t("wiki.editor.imageSize") : null
-            }
             clearable
             required
             data-autofocus
@@ -125,8 +133,7 @@ export function ImageDialog({
           <TextInput
             label={t("wiki.editor.imageAlt")}
             description={t("wiki.editor.imageAltHelp")}
-            value={alt}
-            onChange={(e) => setAlt(e.currentTarget.value)}
+            {...form.getInputProps("alt")}
             maxLength={300}
           />
           {failure && (
@@ -138,7 +145,7 @@ export function ImageDialog({
             <Button variant="default" onClick={onClose} disabled={busy}>
               {t("common.cancel")}
             </Button>
-            <Button type="submit" loading={busy} disabled={!file || !!problem}>
+            <Button type="submit" loading={busy} disabled={!file || !form.isValid()}>
               {t("wiki.editor.imageInsert")}
             </Button>
           </Group>

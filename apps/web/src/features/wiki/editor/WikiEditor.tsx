@@ -17,7 +17,9 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
+import { useForm } from "@mantine/form";
 import { IconAlertTriangle, IconExternalLink } from "@tabler/icons-react";
+import { useMutation } from "@tanstack/react-query";
 import { EditorContent, useEditor } from "@tiptap/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -59,11 +61,20 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
   const contentId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [title, setTitle] = useState(page.title);
-  const [summary, setSummary] = useState("");
-  const [requiresConfirmation, setRequiresConfirmation] = useState(page.requires_confirmation);
+  const form = useForm({
+    mode: "controlled",
+    initialValues: { title: page.title, summary: "", requiresConfirmation: page.requires_confirmation },
+    validate: { title: (title) => (title.trim() === "" ? t("wiki.editor.titleRequired") : null) },
+    validateInputOnChange: ["title"],
+    onValuesChange: (values, previous) => {
+      // The summary describes the save; it alone leaves nothing to lose.
+      if (values.title !== previous.title || values.requiresConfirmation !== previous.requiresConfirmation) {
+        setDirty(true);
+      }
+    },
+  });
+  /** Something would be lost by leaving: the text, the title or the read confirmation changed. */
   const [dirty, setDirty] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [conflict, setConflict] = useState<WikiPage | null | "loading">(null);
   const [showTheirs, setShowTheirs] = useState(false);
   const [leaving, setLeaving] = useState(false);
@@ -101,8 +112,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
     const newest = await fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility });
     const newTranslation = newest.lang !== lang;
     setLoaded({ version: newest.version, lang, newTranslation });
-    setTitle(newest.title);
-    setRequiresConfirmation(newest.requires_confirmation);
+    form.setValues({ title: newest.title, requiresConfirmation: newest.requires_confirmation });
     editor?.commands.setContent(demoteTopHeadings(newest.markdown ?? ""), {
       contentType: "markdown",
       emitUpdate: false,
@@ -123,40 +133,41 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
     );
   }, [editor, ready]);
 
-  const save = async (version: number) => {
-    if (!editor || !loaded) return;
-    setBusy(true);
-    try {
-      const saved = await call(api.wikiPageSave, {
+  const save = useMutation({
+    mutationFn: ({ version, lang }: { version: number; lang: Language }) => {
+      const v = form.getValues();
+      return call(api.wikiPageSave, {
         params: { id: page.id },
         body: {
           version,
-          lang: loaded.lang,
-          title: title.trim(),
-          markdown: editor.getMarkdown(),
-          requires_confirmation: requiresConfirmation,
-          summary: summary.trim() || undefined,
+          lang,
+          title: v.title.trim(),
+          markdown: editor?.getMarkdown() ?? "",
+          requires_confirmation: v.requiresConfirmation,
+          summary: v.summary.trim() || undefined,
         },
         silent: true,
       });
+    },
+    onSuccess: (saved) => {
       setConflict(null);
       setDirty(false);
       showSuccess(t("success.wikiChanged"));
       onSaved(saved);
-    } catch (err) {
+    },
+    onError: (err, { lang }) => {
       if (err instanceof ApiError && err.status === 409 && (err.code ?? ErrorCode.conflict) === ErrorCode.conflict) {
         // Someone saved since we loaded: nothing is lost, the text stays here.
         setShowTheirs(false);
         setConflict("loading");
-        fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang: loaded.lang, draft: true, facility }).then(
+        fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility }).then(
           (theirs) => setConflict(theirs),
           () => setConflict(null),
         );
       } else showError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = save.isPending;
 
   const switchLanguage = async (lang: Language) => {
     try {
@@ -167,7 +178,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
   };
 
   const theirs = conflict && conflict !== "loading" ? conflict : null;
-  const canSave = !!editor && !!loaded && title.trim() !== "" && !busy;
+  const canSave = !!editor && !!loaded && form.isValid() && !busy;
 
   return (
     <Paper
@@ -188,15 +199,10 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
             <Flex gap="sm" direction={{ base: "column", sm: "row" }}>
               <TextInput
                 label={t("wiki.editor.pageTitle")}
-                value={title}
-                onChange={(e) => {
-                  setTitle(e.currentTarget.value);
-                  setDirty(true);
-                }}
+                {...form.getInputProps("title")}
                 maxLength={WIKI_TITLE_MAX}
                 required
                 style={{ flex: 1 }}
-                error={title.trim() === "" ? t("wiki.editor.titleRequired") : null}
               />
               {configuredLanguages.length > 1 && (
                 <Select
@@ -245,18 +251,13 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
             <TextInput
               label={t("wiki.editor.summary")}
               description={t("wiki.editor.summaryHelp")}
-              value={summary}
-              onChange={(e) => setSummary(e.currentTarget.value)}
+              {...form.getInputProps("summary")}
               maxLength={WIKI_SUMMARY_MAX}
             />
             <Switch
               label={t("wiki.editor.requiresConfirmation")}
               description={t("wiki.editor.requiresConfirmationHelp")}
-              checked={requiresConfirmation}
-              onChange={(e) => {
-                setRequiresConfirmation(e.currentTarget.checked);
-                setDirty(true);
-              }}
+              {...form.getInputProps("requiresConfirmation", { type: "checkbox" })}
             />
           </>
         )}
@@ -310,7 +311,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
               </Collapse>
               <Group>
                 <Button
-                  onClick={() => theirs && void save(theirs.version)}
+                  onClick={() => theirs && loaded && save.mutate({ version: theirs.version, lang: loaded.lang })}
                   disabled={!theirs || !canSave}
                   loading={busy}
                 >
@@ -325,7 +326,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
             {t("common.cancel")}
           </Button>
           <Button
-            onClick={() => loaded && void save(loaded.version)}
+            onClick={() => loaded && save.mutate({ version: loaded.version, lang: loaded.lang })}
             loading={busy && !conflict}
             disabled={!canSave || !!conflict}
           >

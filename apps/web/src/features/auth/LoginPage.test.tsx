@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { api, ErrorCode, type LoginResponse } from "@carecampus/contract";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Toasts } from "../../app/Toasts";
+import i18n from "../../i18n";
+import { sessionStore } from "../../session/store";
+import { ApiFailure, held, stubApi } from "../../test/api";
+import { cleanUpScreen, fieldLabelled, renderScreen, setUpComponentTests } from "../../test/render";
+import { LoginPage } from "./LoginPage";
+
+beforeAll(setUpComponentTests);
+afterEach(cleanUpScreen);
+
+const submit = () => screen.getByRole("button", { name: i18n.t("login.submit") });
+
+function openLogin() {
+  renderScreen(
+    <>
+      <Toasts />
+      <LoginPage />
+    </>,
+    "/login",
+  );
+  fireEvent.change(fieldLabelled("login.username"), { target: { value: " emma " } });
+  fireEvent.change(fieldLabelled("login.password"), { target: { value: "Demo-1234!" } });
+}
+
+describe("login page", () => {
+  it("asks for both fields, and is pending while the login is checked", async () => {
+    const checking = held<LoginResponse>();
+    const requests = stubApi([{ route: api.login, answer: () => checking.answer }]);
+    renderScreen(<LoginPage />, "/login");
+    expect(submit().hasAttribute("disabled")).toBe(true);
+    fireEvent.change(fieldLabelled("login.username"), { target: { value: "emma" } });
+    expect(submit().hasAttribute("disabled")).toBe(true);
+    fireEvent.change(fieldLabelled("login.password"), { target: { value: "Demo-1234!" } });
+    expect(submit().hasAttribute("disabled")).toBe(false);
+
+    fireEvent.click(submit());
+    await waitFor(() => expect(submit().getAttribute("data-loading")).toBe("true"));
+    expect(submit().hasAttribute("disabled")).toBe(true);
+    expect(requests).toEqual([
+      { method: "POST", url: "/api/auth/login", body: { login: "emma", password: "Demo-1234!" } },
+    ]);
+  });
+
+  it("shows a refused login, empties the password and keeps the username", async () => {
+    stubApi([
+      {
+        route: api.login,
+        answer: () => {
+          throw new ApiFailure(ErrorCode.invalidCredentials);
+        },
+      },
+    ]);
+    openLogin();
+    fireEvent.click(submit());
+    expect(await screen.findByText(i18n.t(`errors.${ErrorCode.invalidCredentials}`))).toBeTruthy();
+    await waitFor(() => expect(fieldLabelled("login.password").value).toBe(""));
+    expect(fieldLabelled("login.username").value).toBe(" emma ");
+    expect(submit().hasAttribute("disabled")).toBe(true);
+    expect(sessionStore.get().session).toBeFalsy();
+  });
+
+  it("asks for the username before 'forgot password', at the field", async () => {
+    stubApi([]);
+    renderScreen(<LoginPage />, "/login");
+    fireEvent.click(screen.getByRole("button", { name: i18n.t("login.forgot") }));
+    expect(await screen.findByText(i18n.t("login.provideUsername"))).toBeTruthy();
+    expect(fieldLabelled("login.username").getAttribute("aria-invalid")).toBe("true");
+    fireEvent.change(fieldLabelled("login.username"), { target: { value: "emma" } });
+    expect(screen.queryByText(i18n.t("login.provideUsername"))).toBeNull();
+  });
+});
