@@ -14,6 +14,7 @@ import {
   type TestContext,
 } from "../../test/helpers";
 import { notifications, users } from "../db/schema";
+import { passwordVerifications } from "../security/passwords";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -77,22 +78,17 @@ describe("POST /api/auth/login", () => {
     expect(wrong.json()).toMatchObject({ error_code: ErrorCode.invalidCredentials, status_code: 401 });
   });
 
-  it("takes about as long for an unknown login as for a wrong password", async () => {
-    const time = async (loginName: string) => {
-      const start = performance.now();
-      await post("/api/auth/login", { login: loginName, password: "Wrong-1234!" });
-      return performance.now() - start;
+  it("runs one password verification for an unknown login, as for a wrong password", async () => {
+    // The same work, so the answer's time tells nothing; passwords.test.ts shows the dummy hash
+    // verified for an unknown login costs what a stored one does.
+    const verifications = async (loginName: string) => {
+      const before = passwordVerifications();
+      const res = await post("/api/auth/login", { login: loginName, password: "Wrong-1234!" });
+      expect(res.statusCode).toBe(401);
+      return passwordVerifications() - before;
     };
-    await time("warm-up");
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      known.push(await time(cast.users.supervisor.login));
-      unknown.push(await time(`ghost-${i}`));
-    }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] as number;
-    // Both paths run one argon2 verification; without the dummy hash the unknown path is ~100× faster.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.3);
+    expect(await verifications(cast.users.supervisor.login)).toBe(1);
+    expect(await verifications("ghost-login")).toBe(1);
   });
 
   it("refuses bad bodies with 400 and the error body", async () => {

@@ -17,4 +17,26 @@ describe("password hashes", () => {
     expect(await verifyPassword(real, "geheim-1234!")).toBe(false);
     expect(await verifyPassword(undefined, "Geheim-1234!")).toBe(false);
   });
+
+  it("verify an unknown login against a dummy hash of the same cost as a stored one", async () => {
+    useTestPasswordHashing(false);
+    const stored = await hashPassword("Geheim-1234!");
+    // CPU time of this process (argon2 runs on libuv's threads, counted too): a busy machine
+    // stretches wall times at random, the work stays.
+    const cost = async (hash: string | undefined) => {
+      const start = process.cpuUsage();
+      expect(await verifyPassword(hash, "Falsch-1234!")).toBe(false);
+      const used = process.cpuUsage(start);
+      return used.user + used.system;
+    };
+    await cost(undefined);
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      known.push(await cost(stored));
+      unknown.push(await cost(undefined));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1] as number;
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
+  });
 });

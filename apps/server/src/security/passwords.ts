@@ -27,6 +27,15 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 let dummyHash: Promise<string> | undefined;
+let verifications = 0;
+
+/**
+ * How many argon2 verifications this process has run. An unknown login must run one as a wrong
+ * password does (auth.test.ts counts them; passwords.test.ts compares their cost).
+ */
+export function passwordVerifications(): number {
+  return verifications;
+}
 
 /**
  * Verifies a password; with no stored hash it still verifies against a dummy one, so an
@@ -37,6 +46,7 @@ export async function verifyPassword(storedHash: string | undefined, password: s
   const target = storedHash ?? (await dummyHash);
   let ok = false;
   try {
+    verifications += 1;
     ok = await verify(target, password);
   } catch {
     ok = false;
