@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { onPostgres } from "../../test/helpers";
 import { DataDirInUseError, openDatabase, processStartTime } from "./client";
 
 const dirs: string[] = [];
@@ -15,9 +16,18 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-// Three of these open a PGlite data directory from nothing (its initdb and every migration):
-// seconds on a quiet machine, several times that while other work shares its two cores.
-describe("PGlite data directory guard", { timeout: 120_000 }, () => {
+/**
+ * A data directory that starts as the run's migrated template (test/global-setup.ts), as the
+ * API tests' in-memory databases do: the guard is the subject here, not initdb and the migrations
+ * (bootstrap.test.ts starts from nothing).
+ */
+const template = () => {
+  const file = inject("pgliteTemplate");
+  return file ? new Blob([fs.readFileSync(file)]) : undefined;
+};
+
+// PGlite's own: the PostgreSQL leg (TEST_DB=pg) has no data directory to guard.
+describe.skipIf(onPostgres)("PGlite data directory guard", { timeout: 120_000 }, () => {
   it("refuses a directory held by another live process, with a clear message", async () => {
     const dir = tmp();
     const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
@@ -35,7 +45,7 @@ describe("PGlite data directory guard", { timeout: 120_000 }, () => {
   it("takes over a stale lock, and releases it on close", async () => {
     const dir = tmp();
     fs.writeFileSync(path.join(dir, "carecampus.lock"), "999999");
-    const database = await openDatabase({ pgliteDir: dir, fsync: true });
+    const database = await openDatabase({ pgliteDir: dir, fsync: true, pgliteLoadDataDir: template() });
     expect(JSON.parse(fs.readFileSync(path.join(dir, "carecampus.lock"), "utf8"))).toEqual({
       pid: process.pid,
       start: processStartTime(process.pid),
@@ -70,7 +80,7 @@ describe("PGlite data directory guard", { timeout: 120_000 }, () => {
       fs.writeFileSync(lockFile, content(pid));
       const anHourAgo = new Date(Date.now() - 3_600_000);
       fs.utimesSync(lockFile, anHourAgo, anHourAgo);
-      const database = await openDatabase({ pgliteDir: dir });
+      const database = await openDatabase({ pgliteDir: dir, pgliteLoadDataDir: template() });
       expect(JSON.parse(fs.readFileSync(lockFile, "utf8")).pid).toBe(process.pid);
       await database.close();
     } finally {
