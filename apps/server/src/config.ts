@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).default(1)),
   /** Count database queries; SIGUSR2 prints them with the CPU time used (for `npm run bench`). */
   QUERY_STATS: flag(false),
+  /** `npm run bench` only: the answer POST's floor route (learning/floor.ts); off unless set. */
+  BENCH_FLOOR_ROUTE: flag(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
@@ -111,6 +113,8 @@ export interface Config {
   jwtSecret: string | undefined;
   /** QUERY_STATS: count queries, print them and the CPU time on SIGUSR2. */
   queryStats: boolean;
+  /** BENCH_FLOOR_ROUTE: registers POST /bench/floor/… (learning/floor.ts), for `npm run bench` only. */
+  benchFloorRoute: boolean;
   tokenLifetimeSeconds: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -230,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationJob: e.NOTIFICATION_JOB,
     workers: e.WORKERS,
     queryStats: e.QUERY_STATS,
+    benchFloorRoute: e.BENCH_FLOOR_ROUTE,
     limits: {
       maxFailures: e.LOGIN_MAX_FAILURES,
       lockMinutes: e.LOGIN_LOCK_MINUTES,
