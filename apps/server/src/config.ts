@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  /** PostgreSQL: connections of each server process's pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
   TOKEN_LIFETIME_SECONDS: z.coerce
     .number()
@@ -110,6 +112,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOL_SIZE: the connections of this process's pool on PostgreSQL. */
+  databasePoolSize: number;
   jwtSecret: string | undefined;
   /** QUERY_STATS: count queries, print them and the CPU time on SIGUSR2. */
   queryStats: boolean;
@@ -219,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     jwtSecret: e.JWT_SECRET,
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     smtpUrl: e.SMTP_URL,
