@@ -200,6 +200,7 @@ const withQuizLoad = !only || only === "quiz-load";
 const withQuizKill = !only || only === "quiz-kill";
 const QUIZ_PGLITE = Number(process.env.BENCH_QUIZ_LEARNERS_PGLITE ?? 300);
 const QUIZ_PG = Number(process.env.BENCH_QUIZ_LEARNERS_PG ?? 2000);
+const KILL_LEARNERS = Number(process.env.BENCH_KILL_LEARNERS ?? QUIZ_PG);
 if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
@@ -209,5 +210,5 @@ if (process.env.DATABASE_URL) {
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
   if (withWiki) await wiki("PostgreSQL", process.env.DATABASE_URL, 3906);
   if (withQuizLoad && QUIZ_PG > 0) await quizLoad("PostgreSQL", process.env.DATABASE_URL, 3908, QUIZ_PG);
-  if (withQuizKill) await quizKill(process.env.DATABASE_URL, 3909, Number(process.env.BENCH_KILL_LEARNERS ?? QUIZ_PG));
+  if (withQuizKill && KILL_LEARNERS > 0) await quizKill(process.env.DATABASE_URL, 3909, KILL_LEARNERS);
 } else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");
