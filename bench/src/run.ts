@@ -6,7 +6,9 @@
  * and xlsx export on a dataset of 50 facilities and 10 000 learners (BENCH_OVERVIEW=false skips),
  * the wiki search over BENCH_WIKI_PAGES (1000) pages, and the quiz-load scenario (quiz-load.ts:
  * BENCH_QUIZ_LEARNERS_PGLITE 300 and BENCH_QUIZ_LEARNERS_PG 2000 learners, BENCH_QUIZ_SECONDS 60).
- * BENCH_ONLY=overview|wiki|quiz-load runs one part.
+ * Then, on PostgreSQL, the kill run (quiz-kill.ts: WORKERS=2, one worker killed with SIGKILL in the
+ * middle of BENCH_KILL_SECONDS (20) of quiz load by BENCH_KILL_LEARNERS (as many as quiz-load's) learners).
+ * BENCH_ONLY=overview|wiki|quiz-load|quiz-kill runs one part.
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
 import fs from "node:fs";
@@ -27,6 +29,7 @@ import { benchDatabaseName, withFreshDatabase } from "./fresh";
 import { benchImport, printImports } from "./import";
 import { benchOverview, generateOverviewDataset } from "./overview";
 import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
+import { quizKill } from "./quiz-kill";
 import { quizLoad } from "./quiz-load";
 import { startServer, stopServer } from "./server";
 import { benchWikiSearch, generateWikiDataset } from "./wiki";
@@ -194,8 +197,10 @@ const withOverview = process.env.BENCH_OVERVIEW !== "false" && (!only || only ==
 const withEndpoints = !only;
 const withWiki = !only || only === "wiki";
 const withQuizLoad = !only || only === "quiz-load";
+const withQuizKill = !only || only === "quiz-kill";
 const QUIZ_PGLITE = Number(process.env.BENCH_QUIZ_LEARNERS_PGLITE ?? 300);
 const QUIZ_PG = Number(process.env.BENCH_QUIZ_LEARNERS_PG ?? 2000);
+const KILL_LEARNERS = Number(process.env.BENCH_KILL_LEARNERS ?? QUIZ_PG);
 if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
@@ -204,5 +209,6 @@ if (process.env.DATABASE_URL) {
   if (withEndpoints) await onPostgres(process.env.DATABASE_URL);
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
   if (withWiki) await wiki("PostgreSQL", process.env.DATABASE_URL, 3906);
-  if (withQuizLoad) await quizLoad("PostgreSQL", process.env.DATABASE_URL, 3908, QUIZ_PG);
+  if (withQuizLoad && QUIZ_PG > 0) await quizLoad("PostgreSQL", process.env.DATABASE_URL, 3908, QUIZ_PG);
+  if (withQuizKill && KILL_LEARNERS > 0) await quizKill(process.env.DATABASE_URL, 3909, KILL_LEARNERS);
 } else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");

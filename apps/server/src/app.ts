@@ -23,6 +23,7 @@ import { helpRoutes } from "./help/routes";
 import { type Background, createBackground } from "./http/background";
 import { BODY_LIMIT } from "./http/body-limit";
 import { registerJsonBodyParser } from "./http/json-body";
+import { floorRoutes } from "./learning/floor";
 import { learningRoutes } from "./learning/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { overviewRoutes } from "./overview/routes";
@@ -159,6 +160,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     { prefix: "/api" },
   );
+  // npm run bench only (BENCH_FLOOR_ROUTE=true): the answer POST's floor, outside the API.
+  if (deps.config.benchFloorRoute) await app.register(floorRoutes);
 
   // show-external-trainings reaches the page only with a partner configured to show.
   const settings = { ...deps.config.settings, "show-external-trainings": partnerCoursesOn(deps.config) };

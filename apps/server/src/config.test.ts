@@ -34,6 +34,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATABASE_URL: "postgres://cc@db.example/carecampus", WORKERS: "0" })).toThrow(/WORKERS/);
   });
 
+  it("gives each process a pool of DATABASE_POOL_SIZE connections, 10 unless set", () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "30" }).databasePoolSize).toBe(30);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it("refuses an unknown time zone at boot, naming the variable", () => {
     expect(() => loadConfig({ TIME_ZONE: "Europe/Atlantis" })).toThrow(ConfigError);
     expect(() => loadConfig({ TIME_ZONE: "Europe/Atlantis" })).toThrow(

@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   HOST: z.string().default("127.0.0.1"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  /** PostgreSQL: connections of each server process's pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   JWT_SECRET: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(32).optional()),
   TOKEN_LIFETIME_SECONDS: z.coerce
     .number()
@@ -50,6 +52,8 @@ const EnvSchema = z.object({
   WORKERS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).default(1)),
   /** Count database queries; SIGUSR2 prints them with the CPU time used (for `npm run bench`). */
   QUERY_STATS: flag(false),
+  /** `npm run bench` only: the answer POST's floor route (learning/floor.ts); off unless set. */
+  BENCH_FLOOR_ROUTE: flag(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
@@ -108,9 +112,13 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_POOL_SIZE: the connections of this process's pool on PostgreSQL. */
+  databasePoolSize: number;
   jwtSecret: string | undefined;
   /** QUERY_STATS: count queries, print them and the CPU time on SIGUSR2. */
   queryStats: boolean;
+  /** BENCH_FLOOR_ROUTE: registers POST /bench/floor/… (learning/floor.ts), for `npm run bench` only. */
+  benchFloorRoute: boolean;
   tokenLifetimeSeconds: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
@@ -215,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     jwtSecret: e.JWT_SECRET,
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     smtpUrl: e.SMTP_URL,
@@ -230,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationJob: e.NOTIFICATION_JOB,
     workers: e.WORKERS,
     queryStats: e.QUERY_STATS,
+    benchFloorRoute: e.BENCH_FLOOR_ROUTE,
     limits: {
       maxFailures: e.LOGIN_MAX_FAILURES,
       lockMinutes: e.LOGIN_LOCK_MINUTES,

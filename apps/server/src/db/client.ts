@@ -195,6 +195,8 @@ export interface OpenOptions {
   pgliteLoadDataDir?: Blob | undefined;
   /** Count every query in `queryStats` (QUERY_STATS=true, for `npm run bench`). */
   countQueries?: boolean;
+  /** PostgreSQL: the pool's connections (DATABASE_POOL_SIZE); 10 unless given. */
+  poolSize?: number;
 }
 
 /** Queries sent through this process's database since it started (only counted with `countQueries`). */
@@ -221,10 +223,11 @@ const countingLogger = { logQuery: () => void queryStats.queries++ };
 
 /** The database a configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
 export function openConfiguredDatabase(
-  config: Pick<Config, "databaseUrl" | "dataDir" | "pgliteFsync" | "queryStats">,
+  config: Pick<Config, "databaseUrl" | "databasePoolSize" | "dataDir" | "pgliteFsync" | "queryStats">,
 ): Promise<Database> {
   return openDatabase({
     countQueries: config.queryStats,
+    poolSize: config.databasePoolSize,
     databaseUrl: config.databaseUrl,
     pgliteDir: config.databaseUrl ? undefined : config.dataDir,
     fsync: config.pgliteFsync,
@@ -237,7 +240,7 @@ const MIGRATION_LOCK = advisoryKey("migrations");
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { feed: changes, onConnect } = await postgresChangeFeed(options.databaseUrl);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, onConnect });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, onConnect });
     // An idle client's error (server restart) must not crash the process.
     pool.on("error", () => {});
     const db = drizzlePg(pool, { schema, ...(options.countQueries && { logger: countingLogger }) });

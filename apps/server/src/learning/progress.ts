@@ -1,6 +1,7 @@
 import {
   type CertificateRef,
   daysUntil,
+  type OwnHelp,
   type Questionnaire,
   type Topic,
   type Training,
@@ -9,6 +10,7 @@ import {
 import { sql } from "drizzle-orm";
 import { assignedTrainingIdsJson } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
+import { type OwnHelpRow, ownHelpJson, ownHelpOf } from "../help/service";
 import { type CachedQuestionnaire, type CachedTraining, type ContentView, contentView } from "./content-cache";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
@@ -88,6 +90,8 @@ export interface Snapshot {
   correct: CorrectRow[];
   /** The user's attempts at the questionnaire the snapshot was read for (loadSnapshot's `attemptsOf`). */
   attempts: AttemptRow[];
+  /** The user's own help requests about a question (loadSnapshot's `helpOf`). */
+  help?: OwnHelp;
 }
 
 /**
@@ -113,14 +117,16 @@ interface LearnerRows {
   correct: CorrectRow[];
   certificates: CertRow[];
   attempts: AttemptRow[];
+  help?: OwnHelp;
 }
 
 /**
  * Everything of the user a learning screen needs, in one statement (one round trip, one
  * snapshot): the facility, the training matrix, the correct answers per questionnaire and cycle,
- * the certificates, and with `attemptsOf` the attempts at that questionnaire.
+ * the certificates, with `attemptsOf` the attempts at that questionnaire, and with `helpOf` the
+ * user's own help requests about that question.
  */
-async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number): Promise<LearnerRows> {
+async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, helpOf?: number): Promise<LearnerRows> {
   const attempts =
     attemptsOf === undefined
       ? sql`'[]'::json`
@@ -141,7 +147,8 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number): Pr
         floor(extract(epoch from c."acquired_at") * 1000), floor(extract(epoch from c."expires_at") * 1000), c."points")
         order by c."acquired_at", c."id")
       from "certificates" c where c."user_id" = ${userId}), '[]'::json),
-    'attempts', ${attempts}
+    'attempts', ${attempts},
+    'help', ${helpOf === undefined ? sql`null` : ownHelpJson(userId, helpOf)}
   ) as state`);
   const raw = result.rows[0]?.state;
   const state: RawState = typeof raw === "string" ? (JSON.parse(raw) as RawState) : (raw as RawState);
@@ -157,6 +164,7 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number): Pr
       points,
     })),
     attempts: state.attempts.map(([questionId, round, correct, cycle]) => ({ questionId, round, correct, cycle })),
+    ...(state.help && { help: ownHelpOf(state.help) }),
   };
 }
 
@@ -166,6 +174,7 @@ interface RawState {
   correct: [number, number, number][];
   certificates: [number, number, number, number, number][];
   attempts: [number, number, boolean, number][];
+  help: OwnHelpRow[] | null;
 }
 
 /**
@@ -183,14 +192,16 @@ export async function loadSnapshot(
     view?: ContentView;
     /** Also read the user's attempts at this questionnaire (Snapshot.attempts). */
     attemptsOf?: number;
+    /** Also read the user's own help requests about this question (Snapshot.help). */
+    helpOf?: number;
   } = {},
 ): Promise<Snapshot> {
   const [content, rows] = await runAll(db, [
     () => (options.view ? Promise.resolve(options.view) : contentView(db)),
-    () => learnerRows(db, userId, options.attemptsOf),
+    () => learnerRows(db, userId, options.attemptsOf, options.helpOf),
   ] as const);
   const assigned = rows.matrix === null ? null : new Set(rows.matrix);
-  return buildSnapshot(
+  const snapshot = buildSnapshot(
     {
       userId,
       view: content,
@@ -202,6 +213,7 @@ export async function loadSnapshot(
     now,
     zone,
   );
+  return rows.help ? { ...snapshot, help: rows.help } : snapshot;
 }
 
 /**

@@ -15,7 +15,6 @@ import type { Db } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
-import { ownHelp } from "../help/service";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
 import {
   type AttemptRow,
@@ -221,10 +220,6 @@ export async function submitAnswer(
     .sort((a, b) => a - b);
   const isCorrect = chosen.length === rightIds.length && chosen.every((id) => rightIds.includes(id));
 
-  // Whether the learner asked for help with this question: the answer does not change it.
-  const help = ownHelp(db, userId, question.id);
-  help.catch(() => {});
-
   let finished: Finished | null = null;
   let snapshot: Snapshot | null = null;
   let recorded: { attempt: AttemptRow; alreadyRight: boolean } | null = null;
@@ -237,7 +232,13 @@ export async function submitAnswer(
     // waiting, and the key is the user id itself: no hash of two ids, so no two learners ever wait
     // on each other.
     await lockForTransaction(tx, "quiz", userId);
-    snapshot = await loadSnapshot(tx, userId, now, zone, { view, attemptsOf: path.questionnaireId });
+    // With the progress, whether the learner asked for help with this question (the answer does
+    // not change it): in the statement the transaction reads anyway.
+    snapshot = await loadSnapshot(tx, userId, now, zone, {
+      view,
+      attemptsOf: path.questionnaireId,
+      helpOf: question.id,
+    });
     const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);
     if (!practice && loc.training.done) return;
@@ -327,7 +328,7 @@ export async function submitAnswer(
         ? { type: question.mediaKind, id: question.mediaId }
         : null,
     topic: toTopic(after.topic, now, zone),
-    help: await help,
+    help: before.help ?? { open: false, replies: [] },
     finished,
     count: practiceCount ?? after.questionnaire.count,
     total: after.questionnaire.total,

@@ -1,7 +1,7 @@
 import { ROLES, type Role } from "@carecampus/contract";
-import { eq, sql } from "drizzle-orm";
+import { eq, type Placeholder, sql } from "drizzle-orm";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
-import { changeFeedOf, type Db, type Tx } from "../db/client";
+import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
 import { users } from "../db/schema";
 
 /*
@@ -25,12 +25,8 @@ export interface SessionUser {
   roles: Role[];
 }
 
-/**
- * One round trip: the user with their roles, for every authenticated request. Read here, not
- * through users/: the guard sits under every feature's routes, users' included.
- */
-export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionUser | undefined> {
-  const rows = await db
+function sessionUserQuery(db: Db | Tx, id: number | Placeholder) {
+  return db
     .select({
       id: users.id,
       login: users.login,
@@ -45,6 +41,34 @@ export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionU
     .from(users)
     .where(eq(users.id, id))
     .limit(1);
+}
+
+/**
+ * The statement of every authenticated request on PostgreSQL, prepared once per database: built
+ * once in this process, and under a name PostgreSQL parses and plans once per connection (the
+ * servers connect directly or through a pooler in session mode, README 'Running several servers').
+ */
+const prepared = new WeakMap<Db, ReturnType<typeof prepareSessionUser>>();
+
+function prepareSessionUser(db: Db) {
+  return sessionUserQuery(db, sql.placeholder("id")).prepare("cc_session_user");
+}
+
+/**
+ * One round trip: the user with their roles, for every authenticated request. Read here, not
+ * through users/: the guard sits under every feature's routes, users' included.
+ */
+export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionUser | undefined> {
+  let rows: Awaited<ReturnType<typeof sessionUserQuery>>;
+  if (isTransaction(db)) rows = await sessionUserQuery(db, id);
+  else {
+    let query = prepared.get(db);
+    if (!query) {
+      query = prepareSessionUser(db);
+      prepared.set(db, query);
+    }
+    rows = await query.execute({ id });
+  }
   const row = rows[0];
   return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
 }
