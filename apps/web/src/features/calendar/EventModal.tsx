@@ -60,7 +60,9 @@ export function EventModal({ target, onClose, onChanged }: Props) {
   const title = target.kind === "new" ? t("calendar.newTitle") : t("calendar.editTitle");
   const ready = target.kind === "new" || detail.data;
   return (
-    <Modal opened onClose={onClose} title={title} size="lg" centered>
+    // Not centred: the invitee list arrives after the training is chosen and grows the dialog; a
+    // centred dialog would then move everything above it up under the user's finger or pointer.
+    <Modal opened onClose={onClose} title={title} size="lg">
       {!ready ? (
         detail.isError ? (
           <Alert color="gray">{t("calendar.missing")}</Alert>
