@@ -30,6 +30,7 @@ import { partnerCoursesOn } from "./partner-courses/feature";
 import { partnerCourseRoutes } from "./partner-courses/routes";
 import { preferenceRoutes } from "./preferences/routes";
 import { additionalQualificationRoutes } from "./qualifications/routes";
+import { registerScanLimit } from "./security/scan-limit";
 import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
@@ -78,10 +79,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook("onClose", () => app.background.idle());
   app.decorateRequest("actor", null);
   app.decorateRequest("authTime", null);
+  app.decorateRequest("tokenRefused", false);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerScanLimit(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

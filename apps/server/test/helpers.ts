@@ -82,11 +82,12 @@ export const TEST_SECRET = new TextEncoder().encode("t".repeat(48));
 /** A fresh app on a fresh database with an adjustable clock. */
 export async function createTestApp(options: TestOptions = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-test-"));
-  // Every test file's requests come from one IP: its failure ceiling is lifted unless a test sets it.
+  // Every test file's requests come from one IP: its failure ceilings are lifted unless a test sets them.
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
     LOGIN_RATE_LIMIT: "1000",
     LOGIN_IP_MAX_FAILURES: "1000",
+    API_IP_MAX_ERRORS: "100000",
     ...options.env,
   });
   const database = await openTestDatabase(options.pgliteOnDisk ? dataDir : undefined);
