@@ -22,6 +22,7 @@ import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
 import { type Background, createBackground } from "./http/background";
 import { BODY_LIMIT } from "./http/body-limit";
+import { registerDrain } from "./http/drain";
 import { registerJsonBodyParser } from "./http/json-body";
 import { learningRoutes } from "./learning/routes";
 import { notificationRoutes } from "./notifications/routes";
@@ -69,11 +70,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     bodyLimit: BODY_LIMIT,
     // TRUST_PROXY hops of X-Forwarded-For are the proxies' own: request.ip is the client's.
     trustProxy: deps.config.trustProxyHops > 0 ? (_address, hop) => hop < deps.config.trustProxyHops : false,
-    return503OnClosing: true,
+    // Shutdown answers 503 itself (http/drain.ts): with the spec §8 body and Retry-After.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  // First: a server shutting down answers new requests before any other hook runs.
+  registerDrain(app);
   app.decorate("deps", deps);
   app.decorate("background", createBackground(app.log));
   app.addHook("onClose", () => app.background.idle());
