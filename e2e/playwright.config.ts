@@ -101,7 +101,7 @@ export default defineConfig({
       // Tokens live 40 s here, so a test can watch the client refresh one (spec §9). External
       // courses come from the reference partner (the test peer) on a free port; its demo courses
       // belong to two demo trainings, the others show 'no external trainings'.
-      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
+      command: `node serve.mjs ${MAIN} ${LANGS} TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
       url: `http://127.0.0.1:${MAIN}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -109,7 +109,7 @@ export default defineConfig({
     {
       // Inactivity limit of 0.05 minutes (3 s), for the lockout dialog (its tests run the
       // browser's clock; nothing else runs here, so no other test races a 3-s lockout).
-      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000`,
+      command: `node serve.mjs ${SHORT} SESSION_TIME_IN_MINUTES=0.05 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000`,
       url: `http://127.0.0.1:${SHORT}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -117,7 +117,7 @@ export default defineConfig({
     {
       // An installation with settings of its own: the QM notice on, its theme, the content
       // version, no question type, the legal bases, and a logout portal.
-      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
+      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
       url: `http://127.0.0.1:${INSTALLATION}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -22,6 +22,7 @@ import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
 import { type Background, createBackground } from "./http/background";
 import { BODY_LIMIT } from "./http/body-limit";
+import { registerDrain } from "./http/drain";
 import { registerJsonBodyParser } from "./http/json-body";
 import { floorRoutes } from "./learning/floor";
 import { learningRoutes } from "./learning/routes";
@@ -31,6 +32,7 @@ import { partnerCoursesOn } from "./partner-courses/feature";
 import { partnerCourseRoutes } from "./partner-courses/routes";
 import { preferenceRoutes } from "./preferences/routes";
 import { additionalQualificationRoutes } from "./qualifications/routes";
+import { registerScanLimit } from "./security/scan-limit";
 import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
@@ -69,20 +71,25 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     bodyLimit: BODY_LIMIT,
     // TRUST_PROXY hops of X-Forwarded-For are the proxies' own: request.ip is the client's.
     trustProxy: deps.config.trustProxyHops > 0 ? (_address, hop) => hop < deps.config.trustProxyHops : false,
-    return503OnClosing: true,
+    // Shutdown answers 503 itself (http/drain.ts): with the spec §8 body and Retry-After.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  // First: a server shutting down answers new requests before any other hook runs.
+  registerDrain(app);
   app.decorate("deps", deps);
   app.decorate("background", createBackground(app.log));
   app.addHook("onClose", () => app.background.idle());
   app.decorateRequest("actor", null);
   app.decorateRequest("authTime", null);
+  app.decorateRequest("tokenRefused", false);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerScanLimit(app);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

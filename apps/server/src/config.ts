@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
   LOGIN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  API_IP_MAX_ERRORS: z.coerce.number().int().min(1).default(1000),
   SESSION_MAX_HOURS: z.coerce
     .number()
     .positive()
@@ -186,6 +187,11 @@ export interface LimitSettings {
   ipMaxFailures: number;
   /** LOGIN_RATE_LIMIT: forgot-password requests per minute, per IP and per login. */
   forgotPerMinute: number;
+  /**
+   * API_IP_MAX_ERRORS: API answers 404 and refused tokens (401) for one IP within
+   * LOGIN_LOCK_MINUTES before its API requests wait (security/scan-limit.ts).
+   */
+  ipMaxErrors: number;
 }
 
 export class ConfigError extends Error {}
@@ -245,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockMinutes: e.LOGIN_LOCK_MINUTES,
       ipMaxFailures: e.LOGIN_IP_MAX_FAILURES,
       forgotPerMinute: e.LOGIN_RATE_LIMIT,
+      ipMaxErrors: e.API_IP_MAX_ERRORS,
     },
     sessionMaxSeconds: Math.round(e.SESSION_MAX_HOURS * 3600),
     trustProxyHops: e.TRUST_PROXY,

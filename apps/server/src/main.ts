@@ -5,9 +5,13 @@ import { createDeps } from "./bootstrap";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
 import { issuePendingAdminPassword } from "./demo/seed";
+import { drainServer } from "./http/drain";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
 import { useTestPasswordHashing } from "./security/passwords";
 import { STATS_REPLY, STATS_REQUEST, superviseWorkers } from "./system/cluster";
+
+/** How long requests already running may take to finish after SIGTERM. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** With WORKERS=N (cluster.ts): which of the N this process is, 1-based; the single server is 1. */
 const workerIndex = Number(process.env.CC_WORKER ?? 1);
@@ -28,9 +32,10 @@ async function main(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down: draining requests");
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 5_000).unref();
     try {
-      await app.close();
+      // Requests already sent are answered (served, or 503 with Retry-After), none is reset.
+      if (!(await drainServer(app, SHUTDOWN_GRACE_MS))) app.log.warn("shutdown: requests still running were cut off");
       await peer?.close();
       await jobs?.stop();
       await deps.database.close();

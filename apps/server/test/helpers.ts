@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { LoginResponse, Role } from "@carecampus/contract";
@@ -30,11 +31,11 @@ let pgliteTemplate: Blob | undefined;
  * The global setup (test/global-setup.ts) migrated one template database for the run: PGlite
  * starts from its tarball, PostgreSQL copies it; openDatabase's migrate then finds nothing to do.
  */
-async function openTestDatabase(pgliteDir?: string): Promise<Database> {
+async function openTestDatabase(pgliteDir?: string, countQueries = false): Promise<Database> {
   if (!onPostgres) {
     const template = inject("pgliteTemplate");
     if (template) pgliteTemplate ??= new Blob([fs.readFileSync(template)]);
-    return openDatabase({ pgliteLoadDataDir: pgliteTemplate, ...(pgliteDir && { pgliteDir }) });
+    return openDatabase({ pgliteLoadDataDir: pgliteTemplate, countQueries, ...(pgliteDir && { pgliteDir }) });
   }
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("TEST_DB=pg needs DATABASE_URL");
@@ -47,7 +48,7 @@ async function openTestDatabase(pgliteDir?: string): Promise<Database> {
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
+  const database = await openDatabase({ databaseUrl: url.toString(), countQueries });
   return {
     ...database,
     close: async () => {
@@ -74,6 +75,8 @@ export interface TestOptions {
   logStream?: { write(line: string): void };
   /** PGlite keeps its files in DATA_DIR, as a server does, instead of in this process's memory. */
   pgliteOnDisk?: boolean;
+  /** Queries go through the QUERY_STATS logger: db/client.ts `onQuery` sees them. */
+  countQueries?: boolean;
 }
 
 /** The token secret of every test app: tests sign their own odd tokens with it. */
@@ -82,14 +85,15 @@ export const TEST_SECRET = new TextEncoder().encode("t".repeat(48));
 /** A fresh app on a fresh database with an adjustable clock. */
 export async function createTestApp(options: TestOptions = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-test-"));
-  // Every test file's requests come from one IP: its failure ceiling is lifted unless a test sets it.
+  // Every test file's requests come from one IP: its failure ceilings are lifted unless a test sets them.
   const config: Config = loadConfig({
     DATA_DIR: dataDir,
     LOGIN_RATE_LIMIT: "1000",
     LOGIN_IP_MAX_FAILURES: "1000",
+    API_IP_MAX_ERRORS: "100000",
     ...options.env,
   });
-  const database = await openTestDatabase(options.pgliteOnDisk ? dataDir : undefined);
+  const database = await openTestDatabase(options.pgliteOnDisk ? dataDir : undefined, options.countQueries);
   await seedReferenceLists(database.db);
   const clock = { now: new Date() };
   const now = () => new Date(clock.now);
@@ -204,4 +208,16 @@ export async function createCast(ctx: TestContext) {
     tokens[key as keyof typeof users] = await login(ctx, user.login);
   }
   return { facilityA: a, facilityB: b, users, tokens };
+}
+
+/** A TCP port free at this moment, for a real server process a test starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }

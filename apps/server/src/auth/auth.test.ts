@@ -13,7 +13,8 @@ import {
   TEST_SECRET,
   type TestContext,
 } from "../../test/helpers";
-import { notifications, users } from "../db/schema";
+import { onQuery } from "../db/client";
+import { mailOutbox, notifications, users } from "../db/schema";
 import { passwordVerifications } from "../security/passwords";
 
 let ctx: TestContext;
@@ -354,6 +355,51 @@ describe("POST /api/auth/forgotpassword", () => {
       ]);
     } finally {
       await lonely.close();
+    }
+  });
+
+  it("runs the same statements for an unknown login as for a known one, and leaves no trace of it (issue 27)", async () => {
+    const counted = await createTestApp({ countQueries: true });
+    try {
+      const facility = await createFacility(counted);
+      await createUser(counted, ["superchris"], null, { email: "super@example.org" });
+      await createUser(counted, ["administrator"], facility.id, { email: "admin@example.org" });
+      const employee = await createUser(counted, ["employee"], facility.id);
+      /** The statements one request runs, by kind and table (their values and row counts differ). */
+      const statements = async (login: string) => {
+        const seen: string[] = [];
+        const stop = onQuery((q) => {
+          const text = q.trim().toLowerCase();
+          const verb = /^(select|insert into|update|delete from|begin|commit|rollback|savepoint|release)/.exec(text);
+          const table = /(?:from|into|update)\s+"?([a-z_]+)"?/.exec(text);
+          seen.push(`${verb?.[1] ?? text.slice(0, 30)} ${table?.[1] ?? ""}`.trim());
+        });
+        try {
+          const res = await counted.app.inject({
+            method: "POST",
+            url: "/api/auth/forgotpassword",
+            payload: { user_login: login },
+          });
+          expect(res.statusCode).toBe(200);
+          await counted.app.background.idle();
+        } finally {
+          stop();
+        }
+        return seen;
+      };
+      const rows = async () => ({
+        notices: (await counted.deps.database.db.select().from(notifications)).length,
+        mails: (await counted.deps.database.db.select().from(mailOutbox)).length,
+      });
+      const before = await rows();
+      const unknown = await statements("nobody-by-this-name");
+      expect(await rows()).toEqual(before);
+      const known = await statements(employee.login);
+      expect(await rows()).toEqual({ notices: before.notices + 1, mails: before.mails + 1 });
+      expect(known.some((s) => s.startsWith("insert into notifications"))).toBe(true);
+      expect(unknown).toEqual(known);
+    } finally {
+      await counted.close();
     }
   });
 

@@ -219,7 +219,23 @@ export function byteaFromHex(text: string): Buffer {
   return Buffer.from(text.slice(2), "hex");
 }
 
-const countingLogger = { logQuery: () => void queryStats.queries++ };
+const queryListeners = new Set<(query: string) => void>();
+
+/**
+ * Sees the text of every query counted (`countQueries`), e.g. a test comparing the statements
+ * two requests run; the return value stops listening.
+ */
+export function onQuery(listener: (query: string) => void): () => void {
+  queryListeners.add(listener);
+  return () => queryListeners.delete(listener);
+}
+
+const countingLogger = {
+  logQuery: (query: string) => {
+    queryStats.queries++;
+    for (const listener of queryListeners) listener(query);
+  },
+};
 
 /** The database a configuration names: PostgreSQL with DATABASE_URL, else PGlite in DATA_DIR. */
 export function openConfiguredDatabase(

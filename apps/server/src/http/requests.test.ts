@@ -175,12 +175,19 @@ describe("settings", () => {
   it("takes SESSION_MAX_HOURS (default 12) and the login limits, validated", () => {
     expect(loadConfig({}).sessionMaxSeconds).toBe(12 * 3600);
     expect(loadConfig({ SESSION_MAX_HOURS: "8" }).sessionMaxSeconds).toBe(8 * 3600);
-    expect(loadConfig({}).limits).toEqual({ maxFailures: 5, lockMinutes: 15, ipMaxFailures: 50, forgotPerMinute: 10 });
+    expect(loadConfig({}).limits).toEqual({
+      maxFailures: 5,
+      lockMinutes: 15,
+      ipMaxFailures: 50,
+      forgotPerMinute: 10,
+      ipMaxErrors: 1000,
+    });
     for (const [name, bad] of [
       ["SESSION_MAX_HOURS", "0"],
       ["SESSION_MAX_HOURS", "abc"],
       ["LOGIN_LOCK_MINUTES", "5"],
       ["LOGIN_MAX_FAILURES", "0"],
+      ["API_IP_MAX_ERRORS", "0"],
     ] as const) {
       expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(name));
     }

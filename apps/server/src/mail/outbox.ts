@@ -36,17 +36,35 @@ const queuedListeners = new Set<() => void>();
 export async function enqueueMail(tx: Db | Tx, mails: OutgoingMail[], now: Date): Promise<number> {
   const rows = mails.filter((m) => m.to.length > 0);
   for (let i = 0; i < rows.length; i += 1_000) {
-    await tx.insert(mailOutbox).values(
-      rows.slice(i, i + 1_000).map((m) => ({
-        recipients: m.to,
-        subject: m.subject,
-        text: m.text,
-        attachments: m.attachments?.length ? m.attachments : null,
-        nextAttemptAt: now,
-      })),
-    );
+    await tx.insert(mailOutbox).values(outboxRows(rows.slice(i, i + 1_000), now));
   }
   return rows.length;
+}
+
+/**
+ * `enqueueMail` for a few mails without attachments, always in one statement (none, too: the
+ * same work whatever the recipients): the ids of their outbox rows.
+ */
+export async function enqueueMailIds(tx: Db | Tx, mails: OutgoingMail[], now: Date): Promise<number[]> {
+  const rows = mails
+    .filter((m) => m.to.length > 0)
+    .map((m) => ({ recipients: m.to, subject: m.subject, text: m.text }));
+  const result = await tx.execute<{ id: number }>(sql`
+    insert into mail_outbox (recipients, subject, text, next_attempt_at)
+    select r.recipients, r.subject, r.text, ${now.toISOString()}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(recipients text[], subject text, text text)
+    returning id`);
+  return result.rows.map((r) => Number(r.id));
+}
+
+function outboxRows(mails: OutgoingMail[], now: Date) {
+  return mails.map((m) => ({
+    recipients: m.to,
+    subject: m.subject,
+    text: m.text,
+    attachments: m.attachments?.length ? m.attachments : null,
+    nextAttemptAt: now,
+  }));
 }
 
 /** Tells the job runner of this process that mails wait (after the transaction committed). */

@@ -11,6 +11,8 @@ declare module "fastify" {
     actor: Actor | null;
     /** Epoch seconds of the login the caller's session began with (token claim auth_time). */
     authTime: number | null;
+    /** The request carried a token that was refused (counted per IP: security/scan-limit.ts). */
+    tokenRefused: boolean;
   }
 }
 
@@ -44,9 +46,15 @@ export function authenticate(options: GuardOptions = {}) {
     const token = readToken(request, options.queryToken ?? false);
     if (!token) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
     const { tokens, database } = request.server.deps;
-    const claims = await tokens.verify(token);
+    const claims = await tokens.verify(token).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === ErrorCode.sessionExpired) request.tokenRefused = true;
+      throw err;
+    });
     const user = await sessionUser(database.db, Number(claims.sub));
-    if (!user || user.tokenVersion !== claims.ver) throw new AppError(ErrorCode.sessionExpired, "Session expired");
+    if (!user || user.tokenVersion !== claims.ver) {
+      request.tokenRefused = true;
+      throw new AppError(ErrorCode.sessionExpired, "Session expired");
+    }
     request.actor = {
       id: user.id,
       login: user.login,

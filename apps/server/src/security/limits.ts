@@ -20,6 +20,10 @@ import { TooManyAttempts } from "../errors";
  *    waits for the rest of the window.
  * An attempt is counted BEFORE its password is verified and given back when it succeeds, so
  * a burst of parallel guesses cannot slip past the limit while the hashes are computed.
+ *
+ * API errors (countRequestError): 404s under /api and refused tokens, per IP, API_IP_MAX_ERRORS
+ * within LOGIN_LOCK_MINUTES; then that IP's API requests wait for the rest of the window, so
+ * nobody scans the API for routes, ids or tokens at full speed (security/scan-limit.ts).
  */
 
 const MINUTE_MS = 60_000;
@@ -41,6 +45,16 @@ const instant = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * may go on), false when blocked.
  */
 async function hit(db: Db, key: string, policy: Policy, now: Date): Promise<boolean> {
+  return (await countHit(db, key, policy, now)) !== null;
+}
+
+/** `hit`, with the block this hit began (null: none yet); null when the key was blocked already. */
+async function countHit(
+  db: Db,
+  key: string,
+  policy: Policy,
+  now: Date,
+): Promise<{ blockedUntil: string | Date | null } | null> {
   const windowMs = policy.kind === "lock" ? DAY_MS : policy.windowMs;
   const t = instant(now);
   const expired = sql`r.window_start <= ${instant(new Date(now.getTime() - windowMs))}`;
@@ -50,13 +64,14 @@ async function hit(db: Db, key: string, policy: Policy, now: Date): Promise<bool
     policy.kind === "lock"
       ? sql`(case when ${h} >= ${int(policy.max)} then ${t} + make_interval(mins => (${int(policy.lockMinutes)} * power(2, least(${h} - ${int(policy.max)}, ${int(MAX_LOCK_DOUBLINGS)})))::int) end)`
       : sql`(case when ${h} >= ${int(policy.max)} then ${from} + make_interval(secs => ${int(windowMs / 1000)}) end)`;
-  const result = await db.execute<{ hits: number }>(sql`
+  const result = await db.execute<{ blocked_until: string | Date | null }>(sql`
     insert into rate_limits as r (key, hits, window_start, blocked_until)
     values (${key}, 1, ${t}, ${blockedUntil(sql`1`, t)})
     on conflict (key) do update set hits = ${hits}, window_start = ${start}, blocked_until = ${blockedUntil(hits, start)}
     where r.blocked_until is null or r.blocked_until <= ${t}
-    returning r.hits`);
-  return result.rows.length > 0;
+    returning r.blocked_until`);
+  const row = result.rows[0];
+  return row ? { blockedUntil: row.blocked_until } : null;
 }
 
 /** Gives back a hit counted before a success (the IP's and a rename's counters count failures only). */
@@ -151,6 +166,24 @@ export async function consumeForgotPassword(deps: LimitDeps, login: string, ip: 
   const max = deps.limits.forgotPerMinute;
   await consume(deps, `forgot:${ipKey(ip)}`, max, MINUTE_MS);
   await consume(deps, `forgot:login:${loginKey(login)}`, max, MINUTE_MS);
+}
+
+/**
+ * Counts one API error answer to `ip` (a 404, a refused token: security/scan-limit.ts), at most
+ * API_IP_MAX_ERRORS within LOGIN_LOCK_MINUTES. The end of the IP's block when this error
+ * reached the limit or the IP was blocked already (by this or another server), else null.
+ */
+export async function countRequestError(deps: LimitDeps, ip: string): Promise<Date | null> {
+  const { db, limits } = deps;
+  const key = `errors:${ipKey(ip)}`;
+  const policy: Policy = { kind: "window", max: limits.ipMaxErrors, windowMs: limits.lockMinutes * MINUTE_MS };
+  const counted = await countHit(db, key, policy, deps.now());
+  if (counted) return counted.blockedUntil === null ? null : new Date(counted.blockedUntil);
+  const result = await db.execute<{ until: string | Date | null }>(
+    sql`select blocked_until as until from rate_limits where key = ${key}`,
+  );
+  const until = result.rows[0]?.until;
+  return until ? new Date(until) : null;
 }
 
 /** Drops counters whose window and lock have long ended (the hourly rate-limit-cleanup job). */

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { onPostgres } from "../../test/helpers";
+import { freePort, onPostgres } from "../../test/helpers";
 import { DEMO_PASSWORD } from "../demo/seed";
 
 /*
@@ -15,17 +14,6 @@ import { DEMO_PASSWORD } from "../demo/seed";
  */
 
 const SERVER_DIR = path.resolve(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;
