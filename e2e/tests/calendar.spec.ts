@@ -205,6 +205,8 @@ test("a personal calendar address shows the employee's dates in a calendar app u
   const team = await createTeam(page.request, ["employee"]);
   await openAs(page, team.employee, "/account", team.employee.password);
   const panel = page.getByTestId("calendar-feed");
+  // A password change or reset revokes the address (the server's test shows it): the panel says so.
+  await expect(panel.getByText(text("de", "calendar.feed.password"))).toBeVisible();
   await panel.getByRole("button", { name: exactly("de", "calendar.feed.create") }).click();
   const url = await panel.getByRole("textbox", { name: text("de", "calendar.feed.url") }).inputValue();
   expect(url).toMatch(/\/api\/calendar\/feed\/[A-Za-z0-9_-]{32,64}\.ics$/);

@@ -59,6 +59,8 @@ test("an employee completes a partner course from a training and gets its certif
 
   // Spec §5: longer than 40 characters → 37 plus '...'; the whole name on focus.
   const long = section.locator('[data-course="kinaesthetics-basics"]');
+  // The icon comes from the partner's own origin (the peer on 127.0.0.1), inlined by the server.
+  await expect(long.locator('img[src^="data:image/svg+xml;base64,"]')).toBeVisible();
   await expect(long.getByTestId("partner-course-short")).toHaveText(`${[...KINAESTHETICS].slice(0, 37).join("")}...`);
   await long.getByTestId("partner-course-name").hover();
   await expect(page.getByTestId("partner-course-fullname")).toHaveText(KINAESTHETICS);

@@ -14,6 +14,10 @@ export interface PeerFault {
   hang: boolean;
   /** html: not JSON; shape: JSON outside the contract; pdf: a certificate that is no PDF. */
   garbage: null | "html" | "shape" | "pdf";
+  /** Every course's icon_url in the course list (a hostile partner); null: the peer's own icons. */
+  iconUrl: string | null;
+  /** The peer's own icons: a redirect, an image that never ends ("huge"), or headers and then nothing ("slow"). */
+  icon: null | { redirect: string } | "huge" | "slow";
 }
 export interface PartnerPeer {
   url: string;
@@ -21,6 +25,8 @@ export interface PartnerPeer {
   clientSecret: string;
   calls: string[];
   fault: PeerFault;
+  /** Per endless ("huge") icon served: the bytes written before the reader hung up. */
+  iconBytes: number[];
   complete(userRef: string, displayName: string, courseId: string): Promise<string>;
   setProgress(userRef: string, courseId: string, count: number): void;
   tokenOf(token: string): { userRef: string; displayName: string; validUntil: Date } | undefined;

@@ -82,7 +82,7 @@ function iconSvg(course) {
 /**
  * Starts the peer. Options: port (0: a free one), host, clientId/clientSecret (Basic auth of
  * CareCampus), tokenSeconds (launch token lifetime), courses (the catalogue). The returned
- * `fault` lets a test make the API misbehave; `calls` records every API request.
+ * `fault` lets a test make the API or the icons misbehave; `calls` records every API and icon request.
  */
 export async function startPartnerPeer(options = {}) {
   const clientId = options.clientId ?? "carecampus";
@@ -93,8 +93,13 @@ export async function startPartnerPeer(options = {}) {
   const progress = new Map(); // `${userRef} ${courseId}` → { count, completedAt, certificateId }
   const certificates = new Map(); // id → { userRef, courseId, filename, pdf, issuedAt }
   const calls = [];
-  /** What a test makes the API do: fail the next N calls with 503, never answer, or answer garbage. */
-  const fault = { failNext: 0, hang: false, garbage: null };
+  /**
+   * What a test makes the API do: fail the next N calls with 503, never answer, or answer
+   * garbage; name another icon address in the course list, or make the own icons misbehave.
+   */
+  const fault = { failNext: 0, hang: false, garbage: null, iconUrl: null, icon: null };
+  /** Bytes of an endless ("huge") icon written before its reader hung up. */
+  const iconBytes = [];
   const now = options.now ?? (() => new Date());
   let publicUrl = "";
 
@@ -146,7 +151,7 @@ export async function startPartnerPeer(options = {}) {
           .map((c) => ({
             id: c.id,
             name: c.name,
-            icon_url: `${publicUrl}/icons/${c.id}.svg`,
+            icon_url: fault.iconUrl ?? `${publicUrl}/icons/${c.id}.svg`,
             launch_url: `${publicUrl}/launch/${c.id}`,
           })),
       });
@@ -206,6 +211,18 @@ export async function startPartnerPeer(options = {}) {
   async function learner(req, res, url) {
     const icon = /^\/icons\/([a-z0-9-]+)\.svg$/.exec(url.pathname);
     if (req.method === "GET" && icon) {
+      calls.push(`${req.method} ${url.pathname}`);
+      if (fault.icon && typeof fault.icon === "object") {
+        res.writeHead(302, { location: fault.icon.redirect });
+        return res.end();
+      }
+      if (fault.icon === "slow") {
+        // The headers, then nothing until the reader gives up.
+        res.writeHead(200, { "content-type": "image/svg+xml" });
+        res.flushHeaders();
+        return new Promise((r) => res.on("close", r));
+      }
+      if (fault.icon === "huge") return endlessIcon(res);
       const course = findCourse(icon[1]);
       return course ? send(res, 200, iconSvg(course), "image/svg+xml") : send(res, 404, "", "text/plain");
     }
@@ -287,6 +304,26 @@ export async function startPartnerPeer(options = {}) {
     );
   }
 
+  /** An image that never ends, written as fast as the reader takes it; counts what it took. */
+  function endlessIcon(res) {
+    res.writeHead(200, { "content-type": "image/png" });
+    const chunk = Buffer.alloc(64 * 1024, 0x41);
+    let written = 0;
+    return new Promise((resolve) => {
+      const pump = () => {
+        while (!res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return res.once("drain", pump);
+        }
+      };
+      res.on("close", () => {
+        iconBytes.push(written);
+        resolve();
+      });
+      pump();
+    });
+  }
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://peer.invalid");
     const work = url.pathname.startsWith("/v1/") ? api(req, res, url) : learner(req, res, url);
@@ -306,6 +343,7 @@ export async function startPartnerPeer(options = {}) {
     clientSecret,
     calls,
     fault,
+    iconBytes,
     /** Marks a learner's course complete without clicking (API tests). */
     async complete(userRef, displayName, courseId) {
       const course = findCourse(courseId);

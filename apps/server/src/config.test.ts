@@ -71,6 +71,21 @@ describe("configuration", () => {
     expect(() => loadConfig({ EXTERNAL_COURSES_URL: "not a url" })).toThrow(/EXTERNAL_COURSES_URL/);
   });
 
+  it("reads the further icon origins and asks icons over https only in production", () => {
+    const partner = (env: Record<string, string>) =>
+      loadConfig({ EXTERNAL_COURSES_URL: "https://partner.example", ...env }).partner;
+    expect(partner({})).toMatchObject({ iconOrigins: [], httpsOnly: false });
+    expect(
+      partner({
+        EXTERNAL_COURSES_ICON_ORIGINS: "https://cdn.partner.example, http://127.0.0.1:8080/",
+        NODE_ENV: "production",
+      }),
+    ).toMatchObject({ iconOrigins: ["https://cdn.partner.example", "http://127.0.0.1:8080"], httpsOnly: true });
+    for (const bad of ["https://cdn.example/icons", "ftp://cdn.example", "cdn.example"]) {
+      expect(() => partner({ EXTERNAL_COURSES_ICON_ORIGINS: bad }), bad).toThrow(/EXTERNAL_COURSES_ICON_ORIGINS/);
+    }
+  });
+
   it("refuses a token lifetime the web client cannot refresh in time, naming the setting and the minimum", () => {
     // spec §9: the client's timer ends 20 s before expiry and it refreshes 10 s before that.
     expect(TOKEN_REFRESH_LEAD_SECONDS).toBe(30);

@@ -85,6 +85,29 @@ const EnvSchema = z.object({
   EXTERNAL_COURSES_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   EXTERNAL_COURSES_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   EXTERNAL_COURSES_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Origins besides the partner's own that course icons may come from, comma-separated (https://cdn.example). */
+  EXTERNAL_COURSES_ICON_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      const origins: string[] = [];
+      for (const item of v.split(",").map((s) => s.trim())) {
+        if (item === "") continue;
+        let origin: string | null = null;
+        try {
+          const url = new URL(item);
+          if (/^https?:$/.test(url.protocol) && url.origin === item.replace(/\/$/, "")) origin = url.origin;
+        } catch {}
+        if (origin === null) {
+          ctx.addIssue({ code: "custom", message: `"${item}" is not an origin (https://host[:port])` });
+          return z.NEVER;
+        }
+        origins.push(origin);
+      }
+      return origins;
+    }),
+  /** production: course icons only over https (partner-courses/icons.ts). */
+  NODE_ENV: z.string().optional(),
   EXTERNAL_COURSES_CERTIFY: z
     .string()
     .optional()
@@ -175,6 +198,10 @@ export interface PartnerConfig {
   cacheSeconds: number;
   /** Partner course id → the key of the training whose certificate its completion issues. */
   certify: ReadonlyMap<string, string>;
+  /** Origins besides the partner's own that course icons may come from (EXTERNAL_COURSES_ICON_ORIGINS). */
+  iconOrigins: readonly string[];
+  /** Course icons over https only (NODE_ENV=production). */
+  httpsOnly: boolean;
 }
 
 /** The login and request limits (README "Configuration"). */
@@ -223,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retries: e.EXTERNAL_COURSES_RETRIES,
     cacheSeconds: e.EXTERNAL_COURSES_CACHE_SECONDS,
     certify: e.EXTERNAL_COURSES_CERTIFY,
+    iconOrigins: e.EXTERNAL_COURSES_ICON_ORIGINS,
+    httpsOnly: e.NODE_ENV === "production",
   };
   return {
     port: e.PORT,

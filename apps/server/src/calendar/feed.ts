@@ -3,7 +3,7 @@ import { ErrorCode, endpoints, endpointUrl } from "@carecampus/contract";
 import { and, eq, gt, or, sql } from "drizzle-orm";
 import { type Actor, decide, facilityScope, notFound } from "../access/policy";
 import { findUserTarget } from "../access/scope";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { calendarEvents, calendarFeeds, calendarInvitees } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
@@ -69,6 +69,15 @@ export async function createFeed(deps: DbClock, actor: Actor): Promise<{ url: st
 export async function revokeFeed(db: Db, actor: Actor): Promise<{ url: null; active: boolean }> {
   await db.delete(calendarFeeds).where(eq(calendarFeeds.userId, actor.id));
   return { url: null, active: false };
+}
+
+/**
+ * A password change or reset ends the person's feed address at once, in the change's
+ * transaction: whoever had the account must not keep a working feed. The person makes a new
+ * one when they want it.
+ */
+export async function revokeFeedsOfUser(tx: Db | Tx, userId: number): Promise<void> {
+  await tx.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId));
 }
 
 const UNKNOWN_FEED = () => new AppError(ErrorCode.notFound, "Calendar feed not found");

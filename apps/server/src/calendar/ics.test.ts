@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { api, berlin, type CalendarScene, eventBody, tokenAt, useCalendarScene, ZONE } from "../../test/calendar";
-import { createUser, type TestContext } from "../../test/helpers";
+import { bearer, createUser, login, PASSWORD, type TestContext } from "../../test/helpers";
 import { calendarFeeds } from "../db/schema";
+import { setGeneratedPassword } from "../users/service";
 
 const NOW = berlin(2027, 3, 1, 10);
 let ctx: TestContext;
@@ -202,5 +203,72 @@ describe("the personal iCalendar subscription", () => {
     expect((await api(ctx, token, "GET", "/api/calendar/feed")).json()).toEqual({ url: null, active: false });
     // Managing the feed needs a session.
     expect((await api(ctx, null, "POST", "/api/calendar/feed")).statusCode).toBe(401);
+  });
+});
+
+describe("the subscription after a password change or reset", () => {
+  const patch = (url: string, token: string, payload: object) =>
+    ctx.app.inject({ method: "PATCH", url, headers: bearer(token), payload });
+
+  /** A user with a working feed address: the user, and the address. */
+  async function withFeed() {
+    const me = await createUser(ctx, ["employee"], scene.facilityA.id);
+    const token = await tokenAt(ctx, me, NOW);
+    const url = (await api(ctx, token, "POST", "/api/calendar/feed")).json().url as string;
+    expect((await api(ctx, null, "GET", url)).statusCode).toBe(200);
+    return { me, url };
+  }
+
+  /** The old address answers like an unknown one; a new one can be made and works. */
+  async function expectRevoked(url: string, newPassword: string, who: { login: string }) {
+    const gone = await api(ctx, null, "GET", url);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toMatchObject({ error_code: ErrorCode.notFound, message: "Calendar feed not found" });
+    const token = await login(ctx, who.login, newPassword);
+    expect((await api(ctx, token, "GET", "/api/calendar/feed")).json()).toEqual({ url: null, active: false });
+    const fresh = (await api(ctx, token, "POST", "/api/calendar/feed")).json().url as string;
+    expect(fresh).not.toBe(url);
+    expect((await api(ctx, null, "GET", fresh)).statusCode).toBe(200);
+  }
+
+  it("ends the address when the user changes their own password", async () => {
+    const { me, url } = await withFeed();
+    const token = await login(ctx, me.login);
+    const changed = await patch(`/api/auth/users/${me.id}`, token, {
+      property: "password",
+      value: { password: PASSWORD, new_password: "Neu-Pass1!" },
+    });
+    expect(changed.statusCode).toBe(200);
+    await expectRevoked(url, "Neu-Pass1!", me);
+  });
+
+  it("keeps the address when the own password change is refused", async () => {
+    const { me, url } = await withFeed();
+    const token = await login(ctx, me.login);
+    const refused = await patch(`/api/auth/users/${me.id}`, token, {
+      property: "password",
+      value: { password: "Nope-1234!", new_password: "Neu-Pass1!" },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect((await api(ctx, null, "GET", url)).statusCode).toBe(200);
+  });
+
+  it("ends the address when an administrator sets a new password (the forgot-password way)", async () => {
+    const { me, url } = await withFeed();
+    // Another change by the administrator leaves it alone.
+    const admin = `/api/auth/admin/users/${me.id}`;
+    const renamed = await patch(admin, scene.tokens.administrator, { name: "Renamed" });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await api(ctx, null, "GET", url)).statusCode).toBe(200);
+    const reset = await patch(admin, scene.tokens.administrator, { password: "Neu-Pass-2!" });
+    expect(reset.statusCode, reset.body).toBe(200);
+    await expectRevoked(url, "Neu-Pass-2!", me);
+  });
+
+  it("ends the address when npm run admin:reset-password gives a new password", async () => {
+    const { me, url } = await withFeed();
+    const issued = await setGeneratedPassword(ctx.deps.database.db, me.id);
+    expect(issued?.login).toBe(me.login);
+    await expectRevoked(url, issued?.password ?? "", me);
   });
 });

@@ -1,6 +1,7 @@
 import pRetry, { AbortError } from "p-retry";
 import { z } from "zod";
 import type { PartnerConfig } from "../config";
+import { fetchIcon, type IconPolicy, localOriginOf } from "./icons";
 
 /*
  * The one place CareCampus talks to the partner provider of external courses
@@ -155,21 +156,23 @@ export function createPartnerClient(config: PartnerConfig, now: () => Date = () 
     }
   }
 
+  const iconPolicy: IconPolicy = {
+    origins: new Set([new URL(config.url).origin, ...config.iconOrigins]),
+    ownLocalOrigin: localOriginOf(config.url),
+    httpsOnly: config.httpsOnly,
+    timeoutMs: config.timeoutMs,
+    maxBytes: MAX_ICON_BYTES,
+    types: ICON_TYPES,
+  };
+
   /**
    * A course icon as a data: URL: the page's CSP admits images of its own origin only, and the
-   * browser needs no address of the partner but the launch one. A missing or odd icon is none.
+   * browser needs no address of the partner but the launch one. An icon the policy refuses
+   * (icons.ts), a missing or an odd one is none: the page shows its placeholder.
    */
   async function inlineIcon(url: string | null): Promise<string | null> {
-    if (!url) return null;
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(config.timeoutMs), redirect: "error" });
-      const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
-      if (!response.ok || !ICON_TYPES.has(type)) return null;
-      const bytes = Buffer.from(await response.arrayBuffer());
-      return bytes.length <= MAX_ICON_BYTES ? `data:${type};base64,${bytes.toString("base64")}` : null;
-    } catch {
-      return null;
-    }
+    const icon = url ? await fetchIcon(url, iconPolicy) : null;
+    return icon ? `data:${icon.type};base64,${icon.bytes.toString("base64")}` : null;
   }
 
   // A training's course list changes seldom: kept a short while, one request in flight per training.

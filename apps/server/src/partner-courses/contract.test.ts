@@ -118,6 +118,8 @@ describe("CareCampus's client asks only what docs/partner-openapi.yaml declares"
         retries: 0,
         cacheSeconds: 0,
         certify: new Map(),
+        iconOrigins: [],
+        httpsOnly: false,
       });
       await client.listCourses("haende");
       await client.progress("haende", "cc-1");

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { ErrorCode, type ExternalCourse, type PartnerAdminCourses } from "@carecampus/contract";
 import { type PartnerPeer, startPartnerPeer } from "@carecampus/partner-peer";
 import { and, eq } from "drizzle-orm";
@@ -7,6 +9,8 @@ import { bearer, createCast, createTestApp, type TestContext } from "../../test/
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { certificates, partnerCertificates, topics, trainings } from "../db/schema";
+import { createPartnerClient } from "./client";
+import { isPublicAddress } from "./icons";
 
 /** The peer's catalogue here: two courses for the fixture's training 'haende', one for another key. */
 const COURSES = [
@@ -47,22 +51,26 @@ const courseUrl = (userId?: number) =>
   `/api/external-course/course?topicId=${topicId}&trainingId=${trainingId}${userId ? `&userId=${userId}` : ""}`;
 const apiCalls = (prefix: string) => peer.calls.filter((c) => c.startsWith(prefix)).length;
 
+/** An app on the peer with the users and the fixture's training 'haende'. */
+async function appWithTraining(appEnv: Record<string, string>) {
+  const app = await createTestApp({ env: appEnv });
+  const appCast = await createCast(app);
+  const db = app.deps.database.db;
+  await importPackage(db, loadPackage(writeFixture()));
+  const [t] = await db
+    .select({ id: trainings.id, topicId: trainings.topicId })
+    .from(trainings)
+    .where(eq(trainings.key, "haende"));
+  return { app, cast: appCast, topicId: t?.topicId ?? 0, trainingId: t?.id ?? 0 };
+}
+
 beforeAll(async () => {
   peer = await startPartnerPeer({
     courses: COURSES,
     clientSecret: "s3cret-of-the-partner",
     now: () => new Date(peerNow),
   });
-  ctx = await createTestApp({ env: env() });
-  cast = await createCast(ctx);
-  const db = ctx.deps.database.db;
-  await importPackage(db, loadPackage(writeFixture()));
-  const [t] = await db
-    .select({ id: trainings.id, topicId: trainings.topicId })
-    .from(trainings)
-    .where(eq(trainings.key, "haende"));
-  trainingId = t?.id ?? 0;
-  topicId = t?.topicId ?? 0;
+  ({ app: ctx, cast, topicId, trainingId } = await appWithTraining(env()));
 });
 
 afterAll(async () => {
@@ -74,6 +82,8 @@ beforeEach(() => {
   peer.fault.failNext = 0;
   peer.fault.hang = false;
   peer.fault.garbage = null;
+  peer.fault.iconUrl = null;
+  peer.fault.icon = null;
   peerNow = Date.now();
 });
 
@@ -350,6 +360,147 @@ describe("external courses: off or unconfigured", () => {
       expect(res.statusCode).toBe(404);
     } finally {
       await none.close();
+    }
+  });
+});
+
+describe("external courses: course icons from a hostile partner", () => {
+  /** A server of the machine's own that no icon may reach: it counts every request. */
+  let canary: http.Server;
+  let canaryHits = 0;
+  let canaryPort = 0;
+  let icons: TestContext;
+  let iconCast: Awaited<ReturnType<typeof createCast>>;
+  let iconTopicId = 0;
+  let iconTrainingId = 0;
+
+  beforeAll(async () => {
+    canary = http.createServer((_req, res) => {
+      canaryHits += 1;
+      res.writeHead(200, { "content-type": "image/svg+xml" });
+      res.end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    });
+    await new Promise<void>((r) => canary.listen(0, "127.0.0.1", r));
+    canaryPort = (canary.address() as AddressInfo).port;
+    // No course list cache: every load fetches the icons again. localhost:<canary> is an allowed
+    // origin, so only the address check keeps it out.
+    ({
+      app: icons,
+      cast: iconCast,
+      topicId: iconTopicId,
+      trainingId: iconTrainingId,
+    } = await appWithTraining(
+      env({
+        EXTERNAL_COURSES_CACHE_SECONDS: "0",
+        EXTERNAL_COURSES_ICON_ORIGINS: `http://localhost:${canaryPort}`,
+      }),
+    ));
+  });
+
+  afterAll(async () => {
+    await icons?.close();
+    canary?.closeAllConnections();
+    await new Promise((r) => canary?.close(r));
+  });
+
+  beforeEach(() => {
+    canaryHits = 0;
+  });
+
+  /** The learner's course list: always 200, the courses all there, and their icons. */
+  async function iconsOfLoad(): Promise<(string | null)[]> {
+    const res = await icons.app.inject({
+      method: "GET",
+      url: `/api/external-course/course?topicId=${iconTopicId}&trainingId=${iconTrainingId}`,
+      headers: bearer(iconCast.tokens.employee),
+    });
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as ExternalCourse[];
+    expect(list.map((c) => c.external_id)).toEqual(["hand-rub", "gloves"]);
+    return list.map((c) => c.icon_url);
+  }
+
+  it("fetches the icons of the partner's own origin", async () => {
+    const own = await iconsOfLoad();
+    for (const icon of own) expect(icon).toMatch(/^data:image\/svg\+xml;base64,/);
+  });
+
+  it("never asks an address outside the partner's origin, here a server of the machine itself", async () => {
+    peer.fault.iconUrl = `http://127.0.0.1:${canaryPort}/latest/meta-data.svg`;
+    expect(await iconsOfLoad()).toEqual([null, null]);
+    expect(canaryHits).toBe(0);
+  });
+
+  it("never asks an allowed origin whose name resolves to a loopback, private or link-local address", async () => {
+    peer.fault.iconUrl = `http://localhost:${canaryPort}/icon.svg`;
+    expect(await iconsOfLoad()).toEqual([null, null]);
+    expect(canaryHits).toBe(0);
+  });
+
+  it("follows no redirect of the partner's origin", async () => {
+    const before = peer.calls.filter((c) => c.startsWith("GET /icons/")).length;
+    peer.fault.icon = { redirect: `http://127.0.0.1:${canaryPort}/icon.svg` };
+    expect(await iconsOfLoad()).toEqual([null, null]);
+    expect(peer.calls.filter((c) => c.startsWith("GET /icons/")).length).toBe(before + 2);
+    expect(canaryHits).toBe(0);
+  });
+
+  it("stops reading an icon beyond 64 KiB", async () => {
+    peer.iconBytes.length = 0;
+    peer.fault.icon = "huge";
+    expect(await iconsOfLoad()).toEqual([null, null]);
+    await expect.poll(() => peer.iconBytes.length).toBe(2);
+    // The reader hung up on each: what the peer got written is the limit plus the sockets'
+    // buffers (a few MiB), not an endless image kept in memory.
+    for (const bytes of peer.iconBytes) expect(bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it("gives up on an icon that does not come within the timeout", async () => {
+    peer.fault.icon = "slow";
+    expect(await iconsOfLoad()).toEqual([null, null]);
+  });
+
+  it("asks no http address in production (NODE_ENV=production): icons over https only", async () => {
+    const client = createPartnerClient({
+      url: peer.url,
+      clientId: peer.clientId,
+      clientSecret: peer.clientSecret,
+      timeoutMs: 2000,
+      retries: 0,
+      cacheSeconds: 0,
+      certify: new Map(),
+      iconOrigins: [],
+      httpsOnly: true,
+    });
+    const before = peer.calls.filter((c) => c.startsWith("GET /icons/")).length;
+    const courses = await client.listCourses("haende");
+    expect(courses.map((c) => c.icon_url)).toEqual([null, null]);
+    expect(peer.calls.filter((c) => c.startsWith("GET /icons/")).length).toBe(before);
+  });
+
+  it("counts loopback, private, link-local, metadata and reserved addresses as not public", () => {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.20.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.100.100.200",
+      "0.0.0.0",
+      "255.255.255.255",
+      "::1",
+      "::",
+      "::ffff:127.0.0.1",
+      "::ffff:a9fe:a9fe",
+      "64:ff9b::a9fe:a9fe",
+      "fd00:ec2::254",
+      "fe80::1",
+      "not an address",
+    ]) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
+    for (const address of ["93.184.215.14", "2606:4700::6810:84e5", "::ffff:5db8:d70e"]) {
+      expect(isPublicAddress(address), address).toBe(true);
     }
   });
 });

@@ -15,6 +15,7 @@ import { and, asc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
+import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import {
@@ -246,6 +247,8 @@ export async function updateUserByAdmin(
         updatedAt: deps.now(),
       })
       .where(eq(users.id, id));
+    // A new password ends the sessions (token_version) and the calendar feed address.
+    if (hash !== undefined) await revokeFeedsOfUser(tx, id);
     if (patch.roles !== undefined) {
       await tx.delete(userRoles).where(eq(userRoles.userId, id));
       await tx.insert(userRoles).values(roles.map((role) => ({ userId: id, role })));

@@ -16,6 +16,7 @@ import {
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
 import type { LimitDeps } from "../deps";
@@ -228,11 +229,7 @@ export async function changeAccount(deps: LimitDeps, userId: number, patch: Acco
         throw new AppError(ErrorCode.validation, "The new password does not meet the password rules");
       }
       const hash = await hashPassword(new_password);
-      // Raising token_version ends every session of this user: they log in again.
-      await db
-        .update(users)
-        .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: deps.now() })
-        .where(eq(users.id, userId));
+      await db.transaction((tx) => storePasswordHash(tx, userId, hash, deps.now()));
       return;
     }
   }
@@ -265,14 +262,32 @@ export async function setGeneratedPassword(
 ): Promise<{ login: string; password: string } | undefined> {
   const password = generatePassword((n) => crypto.randomInt(n));
   const hash = await hashPassword(password);
-  const [row] = await db
+  const row = await db.transaction(async (tx) => {
+    const stored = await storePasswordHash(tx, userId, hash, new Date());
+    if (stored) await clearPasswordFailures(tx, stored.id);
+    return stored;
+  });
+  return row ? { login: row.login, password } : undefined;
+}
+
+/**
+ * A new password of a user, in the caller's transaction: raising token_version ends every
+ * session (they log in again), and the calendar feed address stops working. The user's id and
+ * login, or undefined for an unknown user.
+ */
+async function storePasswordHash(
+  tx: Tx,
+  userId: number,
+  hash: string,
+  now: Date,
+): Promise<{ id: number; login: string } | undefined> {
+  const [row] = await tx
     .update(users)
-    .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+    .set({ passwordHash: hash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now })
     .where(eq(users.id, userId))
     .returning({ id: users.id, login: users.login });
-  if (!row) return undefined;
-  await clearPasswordFailures(db, row.id);
-  return { login: row.login, password };
+  if (row) await revokeFeedsOfUser(tx, row.id);
+  return row;
 }
 
 export async function hideHelpRedirect(db: Db, userId: number): Promise<void> {

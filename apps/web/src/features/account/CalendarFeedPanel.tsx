@@ -41,8 +41,11 @@ export function CalendarFeedPanel() {
           {t("calendar.feed.title")}
         </Title>
       </Group>
-      <Text size="sm" mb="sm">
+      <Text size="sm" mb="xs">
         {t("calendar.feed.text")}
+      </Text>
+      <Text size="sm" c="dimmed" mb="sm" data-testid="calendar-feed-password">
+        {t("calendar.feed.password")}
       </Text>
       <Stack gap="sm">
         {absolute ? (
