@@ -59,6 +59,9 @@ const EnvSchema = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(15).max(1440).default(15),
   LOGIN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   API_IP_MAX_ERRORS: z.coerce.number().int().min(1).default(1000),
+  UPLOAD_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** 0: no quota. */
+  MEDIA_QUOTA_MB: z.coerce.number().int().min(0).default(10_240),
   SESSION_MAX_HOURS: z.coerce
     .number()
     .positive()
@@ -159,6 +162,11 @@ export interface Config {
   workers: number;
   /** Login limits (security/limits.ts), counted in the database for every server on it. */
   limits: LimitSettings;
+  /**
+   * MEDIA_QUOTA_MB in bytes: uploads are refused (1109) once the media stored by the whole
+   * installation would pass it (storage/quota.ts); null: no quota.
+   */
+  mediaQuotaBytes: number | null;
   /** Sessions end this long after their login, however often refreshed (SESSION_MAX_HOURS). */
   sessionMaxSeconds: number;
   /**
@@ -219,6 +227,8 @@ export interface LimitSettings {
    * LOGIN_LOCK_MINUTES before its API requests wait (security/scan-limit.ts).
    */
   ipMaxErrors: number;
+  /** UPLOAD_RATE_PER_MINUTE: media uploads (question media and wiki images together) per minute, per user. */
+  uploadsPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -281,7 +291,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ipMaxFailures: e.LOGIN_IP_MAX_FAILURES,
       forgotPerMinute: e.LOGIN_RATE_LIMIT,
       ipMaxErrors: e.API_IP_MAX_ERRORS,
+      uploadsPerMinute: e.UPLOAD_RATE_PER_MINUTE,
     },
+    mediaQuotaBytes: e.MEDIA_QUOTA_MB === 0 ? null : e.MEDIA_QUOTA_MB * 1024 * 1024,
     sessionMaxSeconds: Math.round(e.SESSION_MAX_HOURS * 3600),
     trustProxyHops: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

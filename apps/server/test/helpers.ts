@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import type { LoginResponse, Role } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
@@ -91,6 +92,7 @@ export async function createTestApp(options: TestOptions = {}): Promise<TestCont
     LOGIN_RATE_LIMIT: "1000",
     LOGIN_IP_MAX_FAILURES: "1000",
     API_IP_MAX_ERRORS: "100000",
+    UPLOAD_RATE_PER_MINUTE: "1000",
     ...options.env,
   });
   const database = await openTestDatabase(options.pgliteOnDisk ? dataDir : undefined, options.countQueries);
@@ -186,9 +188,33 @@ export const PNG_1X1 = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   "base64",
 );
+/** A PNG chunk: its length, type, data and CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const typed = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const out = Buffer.alloc(typed.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  typed.copy(out, 4);
+  out.writeUInt32BE(zlib.crc32(typed), typed.length + 4);
+  return out;
+}
+
+/** A 1×1 RGBA PNG of the colour `rgba`, with the chunks `ancillary` between its IHDR and its IDAT. */
+export function onePixelPng(rgba: number, ancillary: Buffer[] = []): Buffer {
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+  const pixel = Buffer.alloc(5);
+  pixel.writeUInt32BE(rgba >>> 0, 1);
+  return Buffer.concat([
+    PNG_1X1.subarray(0, 8),
+    pngChunk("IHDR", header),
+    ...ancillary,
+    pngChunk("IDAT", zlib.deflateSync(pixel)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
 let pngs = 0;
-/** A 1×1 PNG of its own content each time (readers ignore the bytes after IEND, sha256 does not). */
-export const freshPng = () => Buffer.concat([PNG_1X1, Buffer.from(`#${++pngs}`)]);
+/** A 1×1 PNG of its own colour each time (a complete image: bytes after IEND are not stored). */
+export const freshPng = () => onePixelPng(0x10000000 + ++pngs);
 
 /** The five roles and two facilities of most permission tests. */
 export async function createCast(ctx: TestContext) {

@@ -32,6 +32,8 @@ export const ErrorCode = {
   partnerUnavailable: 1107,
   /** The database could not do the work in time (a lock not had, a statement cancelled): try again. */
   busy: 1108,
+  /** The installation's stored media would pass MEDIA_QUOTA_MB: delete media or raise the quota. */
+  mediaQuotaExceeded: 1109,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -64,6 +66,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.malformedJson]: 400,
   [ErrorCode.partnerUnavailable]: 502,
   [ErrorCode.busy]: 503,
+  [ErrorCode.mediaQuotaExceeded]: 413,
 };
 
 /**

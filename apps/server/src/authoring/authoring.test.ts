@@ -2,7 +2,7 @@ import { ErrorCode } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureIds, importFixture, writeFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
+import { bearer, createCast, createTestApp, createUser, login, PNG_1X1, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { answers, certificates } from "../db/schema";
@@ -363,7 +363,8 @@ describe("explanations", () => {
 });
 
 describe("media uploads", () => {
-  const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+  // A complete PNG: an image is stored as its image data only, one ending early is refused.
+  const PNG = PNG_1X1;
   const upload = (token: string, type: string, body: Buffer) =>
     ctx.app.inject({
       method: "POST",

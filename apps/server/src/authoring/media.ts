@@ -11,6 +11,7 @@ import { type Actor, assertMay, decide } from "../access/policy";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { storeUpload } from "../storage/media";
+import type { UploadQuota } from "../storage/quota";
 import { peekBody } from "../storage/upload";
 
 /** What the bytes are, whatever the request says (a declared type is only believed when the bytes agree). */
@@ -30,13 +31,15 @@ const SNIFF_BYTES = 12;
 /**
  * Stores an uploaded image or mp4 for a question's explanation: an administrator's is their
  * facility's (served only there), a Super-Admin's everyone's. Served by /api/static/image|video/{id}.
- * The body streams into storage; its type, told by its first bytes, sets its size limit.
+ * The body streams into storage; its type, told by its first bytes, sets its size limit, and the
+ * installation's media quota may leave less (`quota`). An image is stored as its image data only.
  */
 export async function storeQuestionMedia(
   db: Db,
   actor: Actor,
   declared: string,
   body: unknown,
+  quota: UploadQuota,
 ): Promise<AuthoringMediaResult> {
   assertMay(actor, "authoring.upload");
   const facilityId = decide(actor, "authoring.editCommon") === "allow" ? null : actor.facilityId;
@@ -60,6 +63,7 @@ export async function storeQuestionMedia(
     { maxBytes: UPLOAD_MAX_BYTES[kind], tooLarge },
     // Named by owner and content: the same file twice is stored once; nothing clashes with package names.
     { kind, mime, facilityId, name: (sha256) => `@${facilityId === null ? "c" : `f${facilityId}`}-${sha256}` },
+    quota,
   );
   return { type: kind, id, src: `/api/static/${kind}/${id}` };
 }

@@ -1,9 +1,10 @@
 import { endpoints, UPLOAD_MAX_BYTES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { dbClock } from "../deps";
+import { dbClock, limitDeps } from "../deps";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
-import { streamedBodies } from "../storage/upload";
+import { consumeUpload } from "../security/limits";
+import { declaredLength, streamedBodies } from "../storage/upload";
 import { importBank, previewBankFor } from "./bank-import";
 import { storeQuestionMedia } from "./media";
 import {
@@ -66,8 +67,8 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
     saveTraining(db, actorOf(request), request.params.id, request.body),
   );
 
-  // Images and videos come as the raw body with their type, streamed into storage; the role is
-  // checked before a byte is read.
+  // Images and videos come as the raw body with their type, streamed into storage; the role and
+  // the user's upload rate are checked before a byte is read.
   streamedBodies(
     app,
     ["image/png", "image/jpeg", "image/webp", "video/mp4", "application/octet-stream"],
@@ -78,11 +79,16 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
     endpoints.authoringMediaUpload,
     { onRequest: authenticate({ admit: "authoring.upload" }) },
     async (request) => {
+      const actor = actorOf(request);
+      await consumeUpload(limitDeps(app.deps), actor.id);
       const declared = String(request.headers["content-type"] ?? "")
         .split(";")[0]
         ?.trim()
         .toLowerCase();
-      return storeQuestionMedia(db, actorOf(request), declared ?? "", request.body);
+      return storeQuestionMedia(db, actor, declared ?? "", request.body, {
+        quotaBytes: app.deps.config.mediaQuotaBytes,
+        declaredLength: declaredLength(request),
+      });
     },
   );
 }

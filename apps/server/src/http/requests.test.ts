@@ -172,7 +172,7 @@ describe("settings", () => {
     expect(() => loadConfig({ TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY/);
   });
 
-  it("takes SESSION_MAX_HOURS (default 12) and the login limits, validated", () => {
+  it("takes SESSION_MAX_HOURS (default 12), the login and upload limits and the media quota, validated", () => {
     expect(loadConfig({}).sessionMaxSeconds).toBe(12 * 3600);
     expect(loadConfig({ SESSION_MAX_HOURS: "8" }).sessionMaxSeconds).toBe(8 * 3600);
     expect(loadConfig({}).limits).toEqual({
@@ -181,13 +181,21 @@ describe("settings", () => {
       ipMaxFailures: 50,
       forgotPerMinute: 10,
       ipMaxErrors: 1000,
+      uploadsPerMinute: 30,
     });
+    expect(loadConfig({ UPLOAD_RATE_PER_MINUTE: "5" }).limits.uploadsPerMinute).toBe(5);
+    expect(loadConfig({}).mediaQuotaBytes).toBe(10 * 1024 * 1024 * 1024);
+    expect(loadConfig({ MEDIA_QUOTA_MB: "500" }).mediaQuotaBytes).toBe(500 * 1024 * 1024);
+    expect(loadConfig({ MEDIA_QUOTA_MB: "0" }).mediaQuotaBytes).toBeNull();
     for (const [name, bad] of [
       ["SESSION_MAX_HOURS", "0"],
       ["SESSION_MAX_HOURS", "abc"],
       ["LOGIN_LOCK_MINUTES", "5"],
       ["LOGIN_MAX_FAILURES", "0"],
       ["API_IP_MAX_ERRORS", "0"],
+      ["UPLOAD_RATE_PER_MINUTE", "0"],
+      ["MEDIA_QUOTA_MB", "-1"],
+      ["MEDIA_QUOTA_MB", "1.5"],
     ] as const) {
       expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(name));
     }

@@ -186,6 +186,14 @@ export async function countRequestError(deps: LimitDeps, ip: string): Promise<Da
   return until ? new Date(until) : null;
 }
 
+/**
+ * A media upload (question media and wiki images alike): UPLOAD_RATE_PER_MINUTE a minute per
+ * user, counted before a byte of the body is read, refused or not.
+ */
+export async function consumeUpload(deps: LimitDeps, userId: number): Promise<void> {
+  await consume(deps, `upload:user:${userId}`, deps.limits.uploadsPerMinute, MINUTE_MS);
+}
+
 /** Drops counters whose window and lock have long ended (the hourly rate-limit-cleanup job). */
 export async function pruneRateLimits(db: Db, now: Date): Promise<{ pruned: number }> {
   const before = instant(new Date(now.getTime() - 2 * DAY_MS));

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { tooLarge } from "../http/body-limit";
 
 /**
@@ -13,6 +13,13 @@ export function streamedBodies(app: FastifyInstance, types: string[], maxBytes: 
     if (Number(request.headers["content-length"]) > maxBytes) done(tooLarge(maxBytes), undefined);
     else done(null, payload);
   });
+}
+
+/** The length a request's Content-Length header declares, if it declares one. */
+export function declaredLength(request: FastifyRequest): number | undefined {
+  const header = request.headers["content-length"];
+  const length = header === undefined ? Number.NaN : Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
 /** The start of an upload, to tell what it is, and all its bytes (the start again first) to store. */

@@ -1,10 +1,11 @@
 import { endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
-import { dbClock } from "../deps";
+import { dbClock, limitDeps } from "../deps";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
-import { streamedBodies } from "../storage/upload";
+import { consumeUpload } from "../security/limits";
+import { declaredLength, streamedBodies } from "../storage/upload";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
 import { assertMayEdit, facilityInView } from "./pages";
@@ -79,11 +80,12 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
   );
   route(app, endpoints.wikiSearch, user, (request) => searchWiki(db, actorOf(request), request.query));
 
-  // Images come as the raw body with their type, streamed into storage; the role is checked
-  // before a byte is read.
+  // Images come as the raw body with their type, streamed into storage; the role and the user's
+  // upload rate are checked before a byte is read.
   streamedBodies(app, [...WIKI_IMAGE_TYPES, "image/svg+xml", "application/octet-stream"], WIKI_IMAGE_MAX_BYTES);
   route(app, endpoints.wikiImageUpload, { onRequest: authenticate({ admit: "wiki.upload" }) }, async (request) => {
     const actor = actorOf(request);
+    await consumeUpload(limitDeps(app.deps), actor.id);
     const asked = request.query.facility;
     // A facility's administrators upload for their facility; Super-Admins for the common pages or the facility named.
     const facilityId = asked !== undefined ? await facilityInView(db, actor, asked) : actor.facilityId;
@@ -92,7 +94,10 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
       .split(";")[0]
       ?.trim()
       .toLowerCase();
-    const info = await storeWikiImage(db, facilityId, declared ?? "", request.body);
+    const info = await storeWikiImage(db, facilityId, declared ?? "", request.body, {
+      quotaBytes: app.deps.config.mediaQuotaBytes,
+      declaredLength: declaredLength(request),
+    });
     return { id: info.id, src: `/api/static/wiki/${info.id}`, width: info.width, height: info.height };
   });
 }

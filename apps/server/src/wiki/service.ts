@@ -26,6 +26,7 @@ import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 import { tooLarge } from "../http/body-limit";
 import { storeUpload } from "../storage/media";
+import type { UploadQuota } from "../storage/quota";
 import { peekBody } from "../storage/upload";
 import { IMAGE_HEAD_BYTES, type ImageInfo, imageInfo, wikiImageName } from "./images";
 import {
@@ -394,14 +395,16 @@ export async function retirePage(db: Db, actor: Actor, id: number): Promise<void
 /**
  * POST /wiki/images: an image (its type and size read from its own first bytes, imageInfo),
  * streamed into storage as the facility's (null: the common pages'). Named by owner and content,
- * so a second upload of it gives the first's id. A new media row is no learning content
- * (migration 0016): no quiz cache is emptied by it.
+ * so a second upload of it gives the first's id. It is stored as its image data only, within the
+ * installation's media quota (`quota`). A new media row is no learning content (migration 0016):
+ * no quiz cache is emptied by it.
  */
 export async function storeWikiImage(
   db: Db,
   facilityId: number | null,
   declared: string,
   body: unknown,
+  quota: UploadQuota,
 ): Promise<ImageInfo & { id: number }> {
   if (!(body instanceof Readable)) throw new AppError(ErrorCode.validation, "Send the image as the request body");
   const { head, bytes } = await peekBody(body, (h) => imageInfo(h) !== null, IMAGE_HEAD_BYTES);
@@ -412,12 +415,18 @@ export async function storeWikiImage(
     throw new AppError(ErrorCode.validation, `The file is ${info.mime}, not ${declared}`);
   }
   const limit = { maxBytes: WIKI_IMAGE_MAX_BYTES, tooLarge: () => tooLarge(WIKI_IMAGE_MAX_BYTES) };
-  const id = await storeUpload(db, bytes, limit, {
-    kind: "wiki",
-    mime: info.mime,
-    facilityId,
-    name: (sha256) => wikiImageName(facilityId, sha256),
-  });
+  const id = await storeUpload(
+    db,
+    bytes,
+    limit,
+    {
+      kind: "wiki",
+      mime: info.mime,
+      facilityId,
+      name: (sha256) => wikiImageName(facilityId, sha256),
+    },
+    quota,
+  );
   return { ...info, id };
 }
 

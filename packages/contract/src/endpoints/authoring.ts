@@ -124,10 +124,10 @@ export const authoringEndpoints = {
     method: "POST",
     path: "/authoring/media",
     response: AuthoringMediaResult,
-    errors: [400, 401, 403, 413, 415],
+    errors: [400, 401, 403, 413, 415, 429],
     tags: ["authoring"],
     description:
-      "Editors: an image (PNG, JPEG, WebP, at most 5 MiB) or an mp4 video (at most 50 MiB) for a question's explanation, sent as the raw body with its Content-Type; the bytes must be such a file. An administrator's upload is served only within their facility.",
+      "Editors: an image (PNG, JPEG, WebP, at most 5 MiB) or an mp4 video (at most 50 MiB) for a question's explanation, sent as the raw body with its Content-Type; the bytes must be such a file. An image is stored as its image data only: bytes after its format's end, PNG text chunks and JPEG comments are dropped; one that ends before its end is refused (400). An administrator's upload is served only within their facility. 429 (1104, Retry-After) past UPLOAD_RATE_PER_MINUTE uploads of the user; 413 with 1109 when the installation's media would pass MEDIA_QUOTA_MB.",
   },
   authoringTopicCreate: {
     method: "POST",

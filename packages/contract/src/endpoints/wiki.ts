@@ -195,10 +195,10 @@ export const wikiEndpoints = {
     path: "/wiki/images",
     query: WikiImageQuery,
     response: WikiImageResult,
-    errors: [400, 401, 403, 404, 413],
+    errors: [400, 401, 403, 404, 413, 429],
     tags: ["wiki"],
     description:
-      "Editors: an image for a page, sent as the raw body with its Content-Type (PNG, JPEG, WebP or GIF, at most 5 MiB; the bytes must be such an image; SVG is refused).",
+      "Editors: an image for a page, sent as the raw body with its Content-Type (PNG, JPEG, WebP or GIF, at most 5 MiB; the bytes must be such an image; SVG is refused). It is stored as its image data only: bytes after its format's end, PNG text chunks, GIF and JPEG comments are dropped; one that ends before its end is refused (400). 429 (1104, Retry-After) past UPLOAD_RATE_PER_MINUTE uploads of the user; 413 with 1109 when the installation's media would pass MEDIA_QUOTA_MB.",
   },
   staticWikiImage: {
     method: "GET",

@@ -1,4 +1,4 @@
-import { WIKI_IMAGE_TYPES } from "@carecampus/contract";
+import { ErrorCode, WIKI_IMAGE_TYPES } from "@carecampus/contract";
 import { Alert, Button, FileInput, Group, Modal, Stack, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconPhoto } from "@tabler/icons-react";
@@ -102,8 +102,11 @@ export function ImageDialog({
       onClose();
     },
   });
+  // 413 is also the installation's full media quota (1109): that one says so (errorText).
   const failure = upload.error
-    ? upload.error instanceof ApiError && upload.error.status === 413
+    ? upload.error instanceof ApiError &&
+      upload.error.status === 413 &&
+      upload.error.code !== ErrorCode.mediaQuotaExceeded
       ? t("wiki.editor.imageSize")
       : upload.error instanceof ApiError && upload.error.status === 400
         ? t("wiki.editor.imageType")
