@@ -12,6 +12,10 @@ test.describe("account panels", () => {
     await username.getByLabel("Neuer Benutzername").fill("mit leerzeichen");
     await expect(username.getByText("Der Benutzername darf keine Leerzeichen enthalten")).toBeVisible();
     await expect(save).toBeDisabled();
+    // A zero-width space would make a look-alike of another login (issue 27).
+    await username.getByLabel("Neuer Benutzername").fill("admin\u200B");
+    await expect(username.getByText(/darf keine unsichtbaren Zeichen/)).toBeVisible();
+    await expect(save).toBeDisabled();
     // A demo login, read only: it is taken.
     await username.getByLabel("Neuer Benutzername").fill("admin");
     await save.click();

@@ -247,3 +247,35 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A question of a questionnaire written in authoring by the holder of `token` (an administrator's
+ * is their facility's own, a Super-Admin's common content) in `trainingId`: published, or left a
+ * draft. Its right answer is the first.
+ */
+export async function createAuthoredQuestion(
+  ctx: TestContext,
+  token: string,
+  trainingId: number,
+  options: { publish: boolean; text?: string },
+): Promise<{ questionnaireId: number; questionId: number }> {
+  const call = async (url: string, payload?: unknown) => {
+    const res = await callAs(ctx, token, "POST", url, payload);
+    if (res.statusCode !== 200) throw new Error(`POST ${url} failed: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  const questionnaire = await call("/authoring/questionnaires", { training_id: trainingId, name: "Hausintern" });
+  const saved = await call(`/authoring/questionnaires/${questionnaire.id}/questions`, {
+    type: "single",
+    text: options.text ?? "Wo hängt unser Alarmplan?",
+    answers: [
+      { text: "Am Empfang", correct: true },
+      { text: "Im Keller", correct: false },
+    ],
+    explanation: "<p>Am Empfang.</p>",
+    hint: null,
+    media: null,
+  });
+  if (options.publish) await call(`/authoring/questionnaires/${questionnaire.id}/publish`);
+  return { questionnaireId: questionnaire.id, questionId: saved.question_id };
+}

@@ -432,3 +432,22 @@ describe("POST /api/auth/forgotpassword", () => {
     }
   });
 });
+
+describe("a login with invisible or formatting characters (issue 27)", () => {
+  it("names nobody: invalid credentials after the same work, also for an account stored with one before the rule", async () => {
+    const legacy = await createUser(ctx, ["employee"], cast.facilityA.id, {
+      login: `${cast.users.employee.login}\u200B`,
+    });
+    for (const loginName of [legacy.login, `${cast.users.supervisor.login}\u2060`]) {
+      const before = passwordVerifications();
+      const res = await post("/api/auth/login", { login: loginName, password: PASSWORD });
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json()).toMatchObject({ error_code: ErrorCode.invalidCredentials, status_code: 401 });
+      expect(passwordVerifications() - before).toBe(1);
+    }
+    // The look-alike is not the employee either way.
+    expect((await post("/api/auth/login", { login: cast.users.employee.login, password: PASSWORD })).statusCode).toBe(
+      200,
+    );
+  });
+});

@@ -4,10 +4,19 @@ import {
   type HelpRequestDetail,
   type HelpRequestSummary,
 } from "@carecampus/contract";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
+import {
+  bearer,
+  createAuthoredQuestion,
+  createCast,
+  createFacility,
+  createTestApp,
+  createUser,
+  login,
+  type TestContext,
+} from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import {
@@ -371,5 +380,97 @@ describe("content needs fixing", () => {
     ).toBe(ErrorCode.questionNotFound);
     expect((await put(cast.tokens.contentmanager, { needs_fix: false })).json()).toEqual({ needs_fix: false });
     expect((await inject("GET", cast.tokens.contentmanager, "/api/help/content-fixes")).json()).toEqual([]);
+  });
+});
+
+describe("questions outside what the learner can be asked (issue 27)", () => {
+  /** Facility C's own published question, facility A's own draft and a common draft. */
+  let foreign: number;
+  let draft: number;
+  let commonDraft: number;
+  let facilityC: { id: number };
+  let adminC: string;
+  let employeeC: string;
+
+  beforeAll(async () => {
+    facilityC = await createFacility(ctx);
+    adminC = await login(ctx, (await createUser(ctx, ["administrator"], facilityC.id)).login);
+    employeeC = await login(ctx, (await createUser(ctx, ["employee"], facilityC.id)).login);
+    const text = "Welcher Code öffnet unser Medikamentenlager?";
+    foreign = (await createAuthoredQuestion(ctx, adminC, q.training, { publish: true, text })).questionId;
+    draft = (await createAuthoredQuestion(ctx, cast.tokens.administrator, q.training, { publish: false })).questionId;
+    commonDraft = (await createAuthoredQuestion(ctx, cast.tokens.contentmanager, q.training, { publish: false }))
+      .questionId;
+  });
+
+  const requestsAbout = (ids: number[]) =>
+    ctx.deps.database.db.select().from(helpRequests).where(inArray(helpRequests.questionId, ids));
+
+  it("POST /help refuses another facility's own question and unpublished drafts like an unknown question (404)", async () => {
+    try {
+      for (const id of [foreign, draft, commonDraft, 999999]) {
+        const res = await ask(cast.tokens.employee, id);
+        expect(res.statusCode, `question ${id}`).toBe(404);
+        expect(res.json()).toEqual({
+          error_code: ErrorCode.questionNotFound,
+          message: expect.any(String),
+          status_code: 404,
+        });
+      }
+      expect(await requestsAbout([foreign, draft, commonDraft])).toEqual([]);
+    } finally {
+      await ctx.deps.database.db
+        .delete(helpRequests)
+        .where(inArray(helpRequests.questionId, [foreign, draft, commonDraft]));
+    }
+  });
+
+  it("a learner asks about their facility's own published question, and only that facility's staff read it", async () => {
+    const res = await ask(employeeC, foreign);
+    expect(res.statusCode, res.body).toBe(200);
+    try {
+      const detail = await inject("GET", adminC, `/api/help/${foreign}`);
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect(detail.json()).toMatchObject({ question_id: foreign, count: 1, questionnaire: { name: "Hausintern" } });
+      expect((await list(adminC)).map((r) => r.question_id)).toEqual([foreign]);
+      const elsewhere = await inject("GET", cast.tokens.administrator, `/api/help/${foreign}`);
+      expect(elsewhere.json()).toMatchObject({ error_code: ErrorCode.helpRequestNotFound, status_code: 404 });
+    } finally {
+      await ctx.deps.database.db.delete(helpRequests).where(eq(helpRequests.questionId, foreign));
+    }
+  });
+
+  it("staff never see a question outside their scope, even when one of their learners' requests names it", async () => {
+    // A request filed before POST /help checked what the learner can be asked.
+    const db = ctx.deps.database.db;
+    await db
+      .insert(helpRequests)
+      .values({ userId: cast.users.employee.id, questionId: foreign, facilityId: cast.facilityA.id });
+    try {
+      for (const who of ["administrator", "supervisor"] as const) {
+        const token = cast.tokens[who];
+        const detail = await inject("GET", token, `/api/help/${foreign}`);
+        expect(detail.statusCode, `${who}: ${detail.body}`).toBe(404);
+        expect(detail.json()).toEqual({
+          error_code: ErrorCode.helpRequestNotFound,
+          message: expect.any(String),
+          status_code: 404,
+        });
+        expect(detail.body).not.toContain("Medikamentenlager");
+        const rows = await list(token);
+        expect(rows.map((r) => r.question_id)).not.toContain(foreign);
+        expect(JSON.stringify(rows)).not.toContain("Medikamentenlager");
+      }
+      const reply = await inject("POST", cast.tokens.administrator, `/api/help/${foreign}/reply`, { text: "1234" });
+      expect(reply.json().error_code).toBe(ErrorCode.helpRequestNotFound);
+      const handle = await inject("DELETE", cast.tokens.administrator, `/api/help/${foreign}`);
+      expect(handle.json().error_code).toBe(ErrorCode.helpRequestNotFound);
+      expect((await requestsAbout([foreign]))[0]?.handledAt).toBeNull();
+      // Super-Admins see every facility's content, this request too.
+      expect((await inject("GET", cast.tokens.contentmanager, `/api/help/${foreign}`)).statusCode).toBe(200);
+      expect((await list(cast.tokens.contentmanager)).map((r) => r.question_id)).toContain(foreign);
+    } finally {
+      await db.delete(helpRequests).where(eq(helpRequests.questionId, foreign));
+    }
   });
 });

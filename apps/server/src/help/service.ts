@@ -5,12 +5,19 @@ import {
   type HelpRequestSummary,
   helpBadgeColour,
   NotificationMessageKey,
-  type OwnHelp,
   personName,
   truncate,
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import { type Actor, assertMay, decide, facilityScope, mayEditQuestionnaire, notFound } from "../access/policy";
+import {
+  type Actor,
+  assertMay,
+  decide,
+  facilityScope,
+  mayEditQuestionnaire,
+  notFound,
+  ownedBy,
+} from "../access/policy";
 import type { Db, Tx } from "../db/client";
 import {
   answers,
@@ -27,6 +34,8 @@ import {
 } from "../db/schema";
 import type { LimitDeps, NotifyDeps } from "../deps";
 import { AppError } from "../errors";
+import { contentView } from "../learning/content-cache";
+import { askableQuestion } from "../learning/progress";
 import { enqueueMail, mailQueued } from "../mail/outbox";
 import { fill, mailBody, mailLanguage, mailTexts } from "../mail/templates";
 import { insertNotifications } from "../notifications/service";
@@ -47,7 +56,6 @@ async function questionContext(db: Db | Tx, questionId: number) {
       hint: questions.hint,
       mediaId: questions.mediaId,
       mediaKind: sql<string | null>`(select m."kind" from "media" m where m."id" = ${questions.mediaId})`,
-      retired: sql<boolean>`${questions.retired} or ${trainings.retired} or ${topics.retired}`,
       icon: trainings.icon,
       topicId: topics.id,
       topic: topics.name,
@@ -67,6 +75,17 @@ async function questionContext(db: Db | Tx, questionId: number) {
 }
 
 /**
+ * May a staff member see a question's content (text, answer key, explanation, questionnaire)?
+ * Common content is everyone's; a facility's own questionnaire only within the staff member's
+ * facility scope, as in authoring. A request about a question outside it is answered like no
+ * request (1004) and left out of the list: a learner's request never shows their staff what
+ * their own role may not see.
+ */
+function seesQuestion(actor: Actor, questionnaireFacilityId: number | null): boolean {
+  return decide(actor, "help.read", ownedBy(questionnaireFacilityId)) === "allow";
+}
+
+/**
  * An employee asks for help with a question; staff of the facility see it in /helprequests.
  * One open request per learner and question (decision 19): asking again answers with it.
  */
@@ -77,8 +96,11 @@ export async function createHelpRequest(deps: LimitDeps, actor: Actor, questionI
   assertMay(actor, "help.ask");
   await consume(deps, `help:${actor.id}`, HELP_REQUESTS_PER_HOUR, 60 * 60_000);
   const { db } = deps;
-  const q = await questionContext(db, questionId);
-  if (!q || q.retired) throw new AppError(ErrorCode.questionNotFound, "Question not found");
+  // Only what the learner can be asked (the quiz's own rule): another facility's content or a
+  // draft is an unknown question, so nobody files a request to read it through their staff.
+  if (!askableQuestion(await contentView(db), actor.facilityId, questionId)) {
+    throw new AppError(ErrorCode.questionNotFound, "Question not found");
+  }
   const [row] = await db
     .insert(helpRequests)
     .values({ userId: actor.id, questionId, facilityId: actor.facilityId })
@@ -133,6 +155,7 @@ export async function listHelpRequests(
       topic: topics.name,
       training: trainings.name,
       icon: trainings.icon,
+      questionnaireFacilityId: questionnaires.facilityId,
       needsFix: flagged,
     })
     .from(helpRequests)
@@ -141,19 +164,21 @@ export async function listHelpRequests(
     .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
     .innerJoin(topics, eq(topics.id, trainings.topicId))
     .where(and(isNull(helpRequests.handledAt), scope))
-    .groupBy(questions.id, questions.text, topics.name, trainings.name, trainings.icon)
+    .groupBy(questions.id, questions.text, topics.name, trainings.name, trainings.icon, questionnaires.facilityId)
     .orderBy(desc(sql`count(*)`), desc(sql`max(${helpRequests.createdAt})`), asc(questions.id));
-  return rows.map((r) => ({
-    question_id: r.questionId,
-    question_text: r.text,
-    count: Number(r.count),
-    color: helpBadgeColour(Number(r.count)),
-    topic: r.topic,
-    training: r.training,
-    icon: r.icon,
-    last_asked_at: new Date(r.lastAskedAt).toISOString(),
-    needs_fix: Boolean(r.needsFix),
-  }));
+  return rows
+    .filter((r) => seesQuestion(actor, r.questionnaireFacilityId))
+    .map((r) => ({
+      question_id: r.questionId,
+      question_text: r.text,
+      count: Number(r.count),
+      color: helpBadgeColour(Number(r.count)),
+      topic: r.topic,
+      training: r.training,
+      icon: r.icon,
+      last_asked_at: new Date(r.lastAskedAt).toISOString(),
+      needs_fix: Boolean(r.needsFix),
+    }));
 }
 
 /**
@@ -175,7 +200,7 @@ export async function getHelpRequest(
     .limit(1);
   if (!any) throw HELP_NOT_FOUND();
   const q = await questionContext(db, questionId);
-  if (!q) throw HELP_NOT_FOUND();
+  if (!q || !seesQuestion(actor, q.questionnaireFacilityId)) throw HELP_NOT_FOUND();
   const answerRows = await db
     .select({ id: answers.id, text: answers.text, correct: answers.correct })
     .from(answers)
@@ -242,7 +267,10 @@ export async function getHelpRequest(
   };
 }
 
-/** The open requests about a question within scope, locked for the handler: 1004 when there are none. */
+/**
+ * The open requests about a question within scope, locked for the handler, with the question:
+ * 1004 when there are none, or the question is not the handler's to see.
+ */
 async function claimOpen(tx: Tx, actor: Actor, questionId: number, facility: number | undefined) {
   const scope = await requestScope(tx, actor, facility);
   const rows = await tx
@@ -251,7 +279,9 @@ async function claimOpen(tx: Tx, actor: Actor, questionId: number, facility: num
     .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), scope))
     .for("update");
   if (rows.length === 0) throw HELP_NOT_FOUND();
-  return rows;
+  const context = await questionContext(tx, questionId);
+  if (!context || !seesQuestion(actor, context.questionnaireFacilityId)) throw HELP_NOT_FOUND();
+  return { rows, context };
 }
 
 /**
@@ -266,7 +296,7 @@ export async function handleHelpRequest(
 ): Promise<number> {
   assertMay(actor, "help.handle");
   return deps.db.transaction(async (tx) => {
-    const open = await claimOpen(tx, actor, questionId, facility);
+    const { rows: open } = await claimOpen(tx, actor, questionId, facility);
     await tx
       .update(helpRequests)
       .set({ handledAt: deps.now(), handledBy: actor.id })
@@ -297,9 +327,7 @@ export async function replyToHelpRequest(
   const now = deps.now();
   const by = personName(actor);
   const { handled, mails } = await deps.db.transaction(async (tx) => {
-    const open = await claimOpen(tx, actor, questionId, facility);
-    const context = await questionContext(tx, questionId);
-    if (!context) throw HELP_NOT_FOUND();
+    const { rows: open, context } = await claimOpen(tx, actor, questionId, facility);
     const [reply] = await tx
       .insert(helpReplies)
       .values({ questionId, authorId: actor.id, authorName: by, text, createdAt: now })
@@ -415,40 +443,4 @@ export async function listContentFixes(db: Db, actor: Actor): Promise<ContentFix
     at: r.at.toISOString(),
     requests: Number(r.requests),
   }));
-}
-
-/**
- * The learner's own help requests about a question (the newest ten) as one JSON value, for a
- * statement that reads more: the answer POST reads it with the learner's progress, in the
- * statement its transaction reads anyway (learning/progress.ts), a round trip and a pooled
- * connection fewer. ownHelpOf turns it into the quiz's OwnHelp.
- */
-export function ownHelpJson(userId: number, questionId: number): SQL {
-  return sql`coalesce((select json_agg(json_build_array(h.open, h.text, h.by, h.at) order by h.created desc, h.id desc)
-    from (select hr."handled_at" is null as open, rp."text" as text, rp."author_name" as by,
-        floor(extract(epoch from rp."created_at") * 1000) as at, hr."created_at" as created, hr."id" as id
-      from "help_requests" hr left join "help_replies" rp on rp."id" = hr."reply_id"
-      where hr."user_id" = ${userId} and hr."question_id" = ${questionId}
-      order by hr."created_at" desc, hr."id" desc limit 10) h), '[]'::json)`;
-}
-
-/** One row of ownHelpJson: still open (not handled), and the reply's text, author and time (ms). */
-export type OwnHelpRow = [open: boolean, text: string | null, by: string | null, at: number | null];
-
-export function ownHelpOf(rows: readonly OwnHelpRow[]): OwnHelp {
-  return {
-    open: rows.some(([open]) => open),
-    replies: rows.flatMap(([, text, by, at]) =>
-      text !== null && at !== null ? [{ text, by: by ?? "", at: new Date(at).toISOString() }] : [],
-    ),
-  };
-}
-
-/** The learner's own help request about a question, for the quiz's explanation view. */
-export async function ownHelp(db: Db | Tx, userId: number, questionId: number): Promise<OwnHelp> {
-  const result = await db.execute<{ help: OwnHelpRow[] | string }>(
-    sql`select ${ownHelpJson(userId, questionId)} as help`,
-  );
-  const raw = result.rows[0]?.help ?? [];
-  return ownHelpOf(typeof raw === "string" ? (JSON.parse(raw) as OwnHelpRow[]) : raw);
 }

@@ -10,8 +10,14 @@ import {
 import { sql } from "drizzle-orm";
 import { assignedTrainingIdsJson } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
-import { type OwnHelpRow, ownHelpJson, ownHelpOf } from "../help/service";
-import { type CachedQuestionnaire, type CachedTraining, type ContentView, contentView } from "./content-cache";
+import {
+  type CachedQuestion,
+  type CachedQuestionnaire,
+  type CachedTraining,
+  type ContentView,
+  contentView,
+} from "./content-cache";
+import { type OwnHelpRow, ownHelpJson, ownHelpOf } from "./own-help";
 
 /** Days before expiry from which a training's questionnaires open again (decision 4). */
 export const RENEWAL_WINDOW_DAYS = 30;
@@ -100,6 +106,25 @@ export interface Snapshot {
  */
 export function learnsQuestionnaire(q: CachedQuestionnaire, facilityId: number | null): boolean {
   return q.published && (q.facilityId === null || q.facilityId === facilityId);
+}
+
+/**
+ * The question, when a learner of `facilityId` can be asked it: a live question of a questionnaire
+ * they learn (learnsQuestionnaire) in a live training of a live topic. The one rule for every
+ * call that names a question by id on a learner's behalf (the answer POST, POST /help): what is
+ * not askable is answered like a question that does not exist (1007), before anything else is
+ * checked, so another facility's own content and drafts cannot be found by counting ids.
+ */
+export function askableQuestion(
+  view: ContentView,
+  facilityId: number | null,
+  questionId: number,
+): CachedQuestion | undefined {
+  const question = view.questions.get(questionId);
+  if (!question || question.retired) return undefined;
+  const questionnaire = view.questionnaires.find((q) => q.id === question.questionnaireId);
+  if (!questionnaire || !learnsQuestionnaire(questionnaire, facilityId)) return undefined;
+  return view.trainings.some((t) => t.id === questionnaire.trainingId) ? question : undefined;
 }
 
 const collator = new Intl.Collator("de", { numeric: true, sensitivity: "base" });

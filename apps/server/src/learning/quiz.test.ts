@@ -2,7 +2,16 @@ import { ErrorCode, expiryColour } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureIds, importFixture, writeFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
+import {
+  bearer,
+  createAuthoredQuestion,
+  createCast,
+  createFacility,
+  createTestApp,
+  createUser,
+  login,
+  type TestContext,
+} from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import { answers, certificates, questionnaires, questions, quizAttempts, trainings } from "../db/schema";
@@ -369,5 +378,38 @@ describe("practice of a finished questionnaire (allow-make-questionnaires-again)
     } finally {
       await again.close();
     }
+  });
+});
+
+describe("questions the learner cannot be asked (issue 27)", () => {
+  it("an answer to another facility's own question or to a draft is 404 before anything else, even with answer ids that do not exist", async () => {
+    const facilityC = await createFacility(ctx);
+    const adminC = await login(ctx, (await createUser(ctx, ["administrator"], facilityC.id)).login);
+    const employeeC = await login(ctx, (await createUser(ctx, ["employee"], facilityC.id)).login);
+    const foreign = await createAuthoredQuestion(ctx, adminC, ids.training, { publish: true });
+    const draft = await createAuthoredQuestion(ctx, cast.tokens.administrator, ids.training, { publish: false });
+    const learner = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const token = await login(ctx, learner.login);
+    for (const { questionnaireId, questionId } of [foreign, draft]) {
+      for (const chosen of [[999999], await rightAnswers(questionId), [await wrongAnswer(questionId)]]) {
+        const res = await answer(token, questionnaireId, questionId, chosen);
+        expect(res.statusCode, `question ${questionId}, answers ${chosen}: ${res.body}`).toBe(404);
+        expect(res.json()).toEqual({
+          error_code: ErrorCode.questionNotFound,
+          message: expect.any(String),
+          status_code: 404,
+        });
+      }
+    }
+    // Exactly like a question that does not exist.
+    expect((await answer(token, foreign.questionnaireId, foreign.questionId, [999999])).json()).toEqual(
+      (await answer(token, foreign.questionnaireId, 999999, [999999])).json(),
+    );
+    const rows = await ctx.deps.database.db.select().from(quizAttempts).where(eq(quizAttempts.userId, learner.id));
+    expect(rows).toEqual([]);
+
+    // The facility's own learners can be asked it: for them an answer id not of the question is 1008.
+    const bad = await answer(employeeC, foreign.questionnaireId, foreign.questionId, [999999]);
+    expect(bad.json().error_code).toBe(ErrorCode.answerNotOfQuestion);
   });
 });

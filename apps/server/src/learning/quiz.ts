@@ -10,14 +10,17 @@ import {
   QuizFinishedLinkKey,
 } from "@carecampus/contract";
 import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "../access/policy";
 import { issueCertificate } from "../certificates/service";
 import type { Db } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
+import { ownHelp } from "./own-help";
 import {
   type AttemptRow,
+  askableQuestion,
   loadSnapshot,
   type QuestionnaireState,
   reloadProgress,
@@ -195,7 +198,7 @@ export async function nextQuestion(
  */
 export async function submitAnswer(
   db: Db,
-  userId: number,
+  learner: Pick<Actor, "id" | "facilityId">,
   path: QuizPath & { questionId: number },
   answerIds: number[],
   now: Date,
@@ -203,9 +206,11 @@ export async function submitAnswer(
   allowAgain: boolean,
   practice = false,
 ): Promise<AnswerResult> {
+  const userId = learner.id;
   const view = await contentView(db);
-  const question = view.questions.get(path.questionId);
-  if (!question || question.retired || question.questionnaireId !== path.questionnaireId) {
+  // A question the learner cannot be asked is unknown to them, whatever else the request says.
+  const question = askableQuestion(view, learner.facilityId, path.questionId);
+  if (!question || question.questionnaireId !== path.questionnaireId) {
     throw new AppError(ErrorCode.questionNotFound, "Question not found");
   }
   const answerRows = question.answers;

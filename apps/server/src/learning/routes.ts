@@ -93,7 +93,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     (request) =>
       submitAnswer(
         db,
-        actorOf(request).id,
+        actorOf(request),
         {
           topicId: request.params.topic,
           trainingId: request.params.training,

@@ -246,3 +246,23 @@ describe("the installation's theme (THEME)", () => {
     }
   });
 });
+
+describe("account rename with invisible or formatting characters (issue 27)", () => {
+  it("is refused with 1100, and the login stays", async () => {
+    const u = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const token = await login(ctx, u.login);
+    for (const c of ["\u200B", "\u200D", "\uFEFF", "\u00AD", "\u2060", "\u200E", "\u202E", "\uFE0F"]) {
+      const res = await call("PATCH", `/api/auth/users/${u.id}`, token, {
+        property: "login",
+        value: { value: `${cast.users.employee.login}${c}` },
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({
+        error_code: ErrorCode.validation,
+        message: expect.stringContaining("invisible"),
+        status_code: 400,
+      });
+    }
+    expect((await call("GET", `/api/auth/users/${u.id}`, token)).json().login).toBe(u.login);
+  });
+});

@@ -278,3 +278,43 @@ describe("facilities and reference lists", () => {
     expect((await ctx.app.inject({ method: "GET", url: "/api/filter/list/qualification" })).statusCode).toBe(401);
   });
 });
+
+describe("logins with invisible or formatting characters (issue 27)", () => {
+  const invisible = ["\u200B", "\u200D", "\uFEFF", "\u00AD", "\u2060", "\u200E", "\u202E", "\uFE0F"];
+
+  it("are refused on create and edit with 1100, and nobody is created or renamed", async () => {
+    const target = await createUser(ctx, ["employee"], cast.facilityA.id);
+    for (const c of invisible) {
+      for (const loginName of [`${cast.users.employee.login}${c}`, `${c}neu.unsichtbar`]) {
+        const created = await call(
+          "administrator",
+          "POST",
+          "/api/auth/admin/users",
+          newUser({ login: loginName, roles: ["employee"], facility: cast.facilityA.id }),
+        );
+        expect(created.statusCode, `${JSON.stringify(loginName)}: ${created.body}`).toBe(400);
+        expect(created.json()).toEqual({
+          error_code: ErrorCode.validation,
+          message: expect.stringContaining("invisible"),
+          status_code: 400,
+        });
+        const edited = await call("administrator", "PATCH", `/api/auth/admin/users/${target.id}`, { login: loginName });
+        expect(edited.statusCode, edited.body).toBe(400);
+        expect(edited.json().error_code).toBe(ErrorCode.validation);
+      }
+    }
+    const found = await call("administrator", "GET", "/api/auth/admin/users?query=unsichtbar");
+    expect(found.json().users).toEqual([]);
+    expect((await call("administrator", "GET", `/api/auth/admin/users/${target.id}`)).json().login).toBe(target.login);
+  });
+
+  it("still takes umlauts, ß and accents", async () => {
+    const created = await call(
+      "administrator",
+      "POST",
+      "/api/auth/admin/users",
+      newUser({ login: `Jürgen.Groß-Hélène.${n}`, roles: ["employee"], facility: cast.facilityA.id }),
+    );
+    expect(created.statusCode, created.body).toBe(200);
+  });
+});

@@ -286,3 +286,20 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     // 2 000 argon2 hashes on two cores: a machine busy with other work needs minutes, not 30 s.
   }, 180_000);
 });
+
+describe("logins with invisible or formatting characters (issue 27)", () => {
+  it("are refused by the import and its preview, naming the row and showing the character", async () => {
+    const before = await userCount();
+    const rows = [row(), row({ login: "import.unsichtbar\u200B" }), row({ login: "\u202Eimport.bidi" }), row()];
+    for (const query of ["?dryRun=true", ""]) {
+      const res = await importAs("superchris", rows, query);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ error_code: ErrorCode.validation, status_code: 400 });
+      expect(res.json().problems).toEqual([
+        { row: 1, field: "login", code: "invisible", value: "import.unsichtbar<U+200B>" },
+        { row: 2, field: "login", code: "invisible", value: "<U+202E>import.bidi" },
+      ]);
+    }
+    expect(await userCount()).toBe(before);
+  });
+});

@@ -5,6 +5,7 @@ import {
   Avatar,
   ErrorCode,
   generatePassword,
+  hasInvisibleCharacters,
   isValidPassword,
   Language,
   loginKey,
@@ -30,8 +31,13 @@ const ROLES_OF_USER = sql<
   Role[] | null
 >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`;
 
-/** The user a login names, by the one normalisation of logins (contract `loginKey`). */
+/**
+ * The user a login names, by the one normalisation of logins (contract `loginKey`). A login with
+ * an invisible or formatting character names nobody, an account stored with one before the rule
+ * (issue 27) included: a login attempt with it fails as invalid credentials, like any unknown login.
+ */
 export async function findUserByLogin(db: Db | Tx, login: string) {
+  if (hasInvisibleCharacters(login)) return undefined;
   const rows = await db
     .select({ id: users.id, passwordHash: users.passwordHash, facilityId: users.facilityId })
     .from(users)

@@ -26,7 +26,7 @@ export const helpEndpoints = {
     errors: [...AUTHED, 429],
     tags: ["help"],
     description:
-      "Asks the facility for help with a question (one open request per learner and question); at most 30 calls an hour per learner (429 with Retry-After).",
+      "Asks the facility for help with a question (one open request per learner and question); at most 30 calls an hour per learner (429 with Retry-After). Only a question the learner can be asked (published, common or their facility's own): any other is 1007, like an unknown id.",
   },
   helpList: {
     method: "GET",
@@ -47,7 +47,7 @@ export const helpEndpoints = {
     errors: AUTHED,
     tags: ["help"],
     description:
-      "A help request (id = the question's id): the question as the learner saw it, the right answers, who asked, replies.",
+      "A help request (id = the question's id): the question as the learner saw it, the right answers, who asked, replies. A question outside the caller's scope (another facility's own) is 1004, like no request.",
   },
   helpHandle: {
     method: "DELETE",

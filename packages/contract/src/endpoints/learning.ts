@@ -61,6 +61,7 @@ export const learningEndpoints = {
     response: AnswerResult,
     errors: AUTHED,
     tags: ["learning"],
-    description: "Answers a question with the chosen answer ids: the verdict, explanation and round result.",
+    description:
+      "Answers a question with the chosen answer ids: the verdict, explanation and round result. A question the learner cannot be asked (a draft, another facility's own) is 1007 before any other check.",
   },
 } as const satisfies Record<string, EndpointSpec>;

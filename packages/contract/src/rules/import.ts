@@ -1,4 +1,4 @@
-import { loginKey } from "./login";
+import { loginKey, loginProblem, revealInvisible } from "./login";
 import { passwordProblems } from "./password";
 
 /** The header fields a user CSV must carry (spec §5), in the order a template lists them. */
@@ -31,6 +31,7 @@ export interface ImportRow {
 export type ImportProblemCode =
   | "required"
   | "spaces"
+  | "invisible"
   | "duplicateInFile"
   | "loginInUse"
   | "unknownFacility"
@@ -60,7 +61,7 @@ export const importKey = (name: string) => name.normalize("NFC").trim().toLocale
 
 /**
  * Every problem the rows have that can be seen without the database's users: empty fields,
- * logins with spaces or twice in the file, unknown names, passwords breaking the rule.
+ * logins with spaces or invisible characters or twice in the file, unknown names, passwords breaking the rule.
  * `existingLogins` (as `loginKey` writes them) tells which rows update a user and may leave the password empty.
  */
 export function checkImportRows(
@@ -78,7 +79,10 @@ export function checkImportRows(
       if (r[field].trim() === "") problems.push({ row, field, code: "required" });
     }
     const login = loginKey(r.login);
-    if (/\s/.test(r.login.trim())) problems.push({ row, field: "login", code: "spaces", value: r.login });
+    const loginRule = loginProblem(r.login);
+    if (loginRule === "spaces" || loginRule === "invisible") {
+      problems.push({ row, field: "login", code: loginRule, value: revealInvisible(r.login) });
+    }
     if (login !== "") {
       const first = firstRowOfLogin.get(login);
       if (first !== undefined) problems.push({ row, field: "login", code: "duplicateInFile", value: r.login });

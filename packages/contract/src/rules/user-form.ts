@@ -1,5 +1,6 @@
 import { facilityRequirement, normaliseRoles } from "../roles";
 import type { Role } from "../schemas/role";
+import { type LoginProblem, loginProblem } from "./login";
 import { type PasswordProblem, passwordProblems } from "./password";
 
 /** What the user form holds when it is checked (spec §5 'User form save is disabled when …'). */
@@ -16,10 +17,17 @@ export interface UserFormInput {
 export type UserFormProblem =
   | "required"
   | "loginSpaces"
+  | "loginInvisible"
   | "salutationRequired"
   | "roleConflict"
   | "facilityRequired"
   | `password.${PasswordProblem}`;
+
+const LOGIN_FORM_PROBLEMS = {
+  required: "required",
+  spaces: "loginSpaces",
+  invisible: "loginInvisible",
+} as const satisfies Record<LoginProblem, UserFormProblem>;
 
 export interface UserFormContext {
   /** Creating a user (a password is required) or editing one (empty keeps the password). */
@@ -40,8 +48,8 @@ export function userFormProblems(
   if (context.salutationRequired && input.salutation === "-") problems.salutation = "salutationRequired";
   if (input.name.trim() === "") problems.name = "required";
   if (input.surname.trim() === "") problems.surname = "required";
-  if (input.login.trim() === "") problems.login = "required";
-  else if (/\s/.test(input.login.trim())) problems.login = "loginSpaces";
+  const login = loginProblem(input.login);
+  if (login) problems.login = LOGIN_FORM_PROBLEMS[login];
   if (input.password === "") {
     if (context.creating) problems.password = "required";
   } else {

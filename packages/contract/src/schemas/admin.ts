@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IMPORT_FIELDS, IMPORT_MAX_ROWS } from "../rules/import";
 import { PASSWORD_MAX_LENGTH } from "../rules/password";
-import { Salutation } from "./auth";
+import { Login, Salutation } from "./auth";
 import { Id, noNul, RequiredText, Text } from "./common";
 import { ErrorBody } from "./error-body";
 import { Role } from "./role";
@@ -43,7 +43,7 @@ const Ids = z.array(Id).max(100);
 const UserFields = {
   name: RequiredText(100),
   surname: RequiredText(100),
-  login: RequiredText(100).pipe(z.string().regex(/^\S+$/, "no spaces")),
+  login: Login,
   salutation: Salutation.optional(),
   email: Text(254)
     .pipe(z.union([z.literal(""), z.email()]))
@@ -146,6 +146,7 @@ export const ImportProblemSchema = z
     code: z.enum([
       "required",
       "spaces",
+      "invisible",
       "duplicateInFile",
       "loginInUse",
       "unknownFacility",

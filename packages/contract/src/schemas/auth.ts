@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasInvisibleCharacters, LOGIN_INVISIBLE_MESSAGE } from "../rules/login";
 import { PASSWORD_MAX_LENGTH } from "../rules/password";
 import { Avatar, Language, Theme } from "../settings";
 import { Id, noNul, RequiredText } from "./common";
@@ -71,8 +72,16 @@ export const ForgotPasswordRequest = z
   .meta({ id: "ForgotPasswordRequest" });
 export const ForgotPasswordResponse = z.object({ informed: z.literal(true) }).meta({ id: "ForgotPasswordResponse" });
 
-/** A username: no whitespace anywhere (spec §5). */
-export const Login = RequiredText(100).pipe(z.string().regex(/^\S+$/, "no spaces"));
+/**
+ * A username as every place that sets one takes it (user create and edit, account rename): no
+ * whitespace anywhere (spec §5), no invisible or formatting characters (rules/login.ts), checked
+ * before trimming so that none at either end is cut off unseen.
+ */
+export const Login = z
+  .string()
+  .refine((s) => !hasInvisibleCharacters(s), LOGIN_INVISIBLE_MESSAGE)
+  .pipe(RequiredText(100))
+  .pipe(z.string().regex(/^\S+$/, "no spaces"));
 
 /** An e-mail address as the server accepts it; the forms check with the same rule. */
 export const EmailAddress = z.string().trim().max(254).pipe(z.email()).refine(noNul);

@@ -1,4 +1,12 @@
-import { api, ErrorCode, isValidEmail, isValidPassword, passwordProblems, type User } from "@carecampus/contract";
+import {
+  api,
+  ErrorCode,
+  isValidEmail,
+  isValidPassword,
+  loginProblem,
+  passwordProblems,
+  type User,
+} from "@carecampus/contract";
 import { Button, Card, List, PasswordInput, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,7 +36,8 @@ function Panel({ title, onSubmit, children }: { title: string; onSubmit: () => P
 function UsernamePanel({ user }: { user: User }) {
   const { t } = useTranslation();
   const [login, setLogin] = useState("");
-  const hasSpace = /\s/.test(login);
+  // The contract's login rule; an empty field only keeps save disabled, without an error.
+  const problem = login === "" ? undefined : loginProblem(login);
   return (
     <Panel
       title={t("account.username.title")}
@@ -47,11 +56,17 @@ function UsernamePanel({ user }: { user: User }) {
         label={t("account.username.new")}
         value={login}
         onChange={(e) => setLogin(e.currentTarget.value)}
-        error={hasSpace ? t("account.username.noSpaces") : undefined}
+        error={
+          problem === "invisible"
+            ? t("account.username.invisible")
+            : problem
+              ? t("account.username.noSpaces")
+              : undefined
+        }
         autoComplete="username"
         autoCapitalize="none"
       />
-      <Button type="submit" disabled={login === "" || hasSpace}>
+      <Button type="submit" disabled={login === "" || problem !== undefined}>
         {t("common.save")}
       </Button>
     </Panel>

@@ -93,6 +93,12 @@ describe("edit user page", () => {
 
     type("editUser.login", "emma.neu");
     await waitFor(() => expect(screen.queryByText(i18n.t("account.username.noSpaces"))).toBeNull());
+    // A zero-width space: a look-alike of another login (issue 27).
+    type("editUser.login", "emma.neu\u200B");
+    expect(await screen.findByText(i18n.t("account.username.invisible"))).toBeTruthy();
+    expect(saveButton().hasAttribute("disabled")).toBe(true);
+    type("editUser.login", "emma.neu");
+    await waitFor(() => expect(screen.queryByText(i18n.t("account.username.invisible"))).toBeNull());
     // A weak password: the list names every rule it breaks.
     type("editUser.password", "kurz");
     expect(screen.getByTestId("password-problems").textContent).toContain(i18n.t("password.length"));

@@ -96,6 +96,7 @@ export function initialUserValues(
 /** The words for a problem of the contract's user-form rule. */
 function problemText(t: TFunction, problem: UserFormProblem): string {
   if (problem === "loginSpaces") return t("account.username.noSpaces");
+  if (problem === "loginInvisible") return t("account.username.invisible");
   if (problem === "roleConflict") return t("editUser.roleConflict");
   if (problem.startsWith("password.")) return t(problem as `password.${PasswordProblem}`);
   return t(`editUser.problems.${problem as "required" | "salutationRequired" | "facilityRequired"}`);
