@@ -20,6 +20,8 @@ import { countRequestError } from "./limits";
 /** Blocked IPs remembered at most; expired ones leave first, then the oldest. */
 const MAX_REMEMBERED = 10_000;
 
+const HEALTH = "/api/health";
+
 const isApi = (url: string) => url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
 
 /** Does this answer count as a failed probe? */
@@ -45,7 +47,8 @@ export function registerScanLimit(app: FastifyInstance): void {
   };
 
   app.addHook("onRequest", async (request) => {
-    if (!isApi(request.url)) return;
+    // The health check tells a scan nothing, and a monitor may share a blocked address.
+    if (!isApi(request.url) || request.url === HEALTH) return;
     const until = blocked.get(request.ip);
     if (until === undefined) return;
     const ms = until - app.deps.now().getTime();
