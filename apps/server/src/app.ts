@@ -20,6 +20,7 @@ import { registerErrorHandling } from "./errors";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
+import { isApiPath } from "./http/api-path";
 import { type Background, createBackground } from "./http/background";
 import { BODY_LIMIT } from "./http/body-limit";
 import { registerDrain } from "./http/drain";
@@ -122,7 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // API answers carry personal data (and the login answer a token): no cache, no back-button
     // copy keeps them. Files that chose their own caching (and the hashed assets outside /api) keep it.
     if (
-      request.url.startsWith("/api") &&
+      isApiPath(request.url) &&
       !reply.hasHeader("cache-control") &&
       String(reply.getHeader("content-type") ?? "").includes("json")
     ) {

@@ -11,6 +11,7 @@ import {
 } from "../../test/helpers";
 import { secondServerDatabase } from "../../test/second-server";
 import { buildApp } from "../app";
+import { ipKey } from "./limits";
 
 // The shipped defaults (createTestApp lifts the IP ceiling for other files): 5 failures per
 // account, a 15-minute lock, 50 failures per IP, 10 forgot-password calls a minute.
@@ -211,5 +212,20 @@ describe("login limits", () => {
     expect(all).not.toContain(PASSWORD);
     expect(all).not.toContain(token);
     expect(all).not.toContain(token.split(".")[2] as string);
+  });
+});
+
+describe("the counter key of a client address", () => {
+  it("counts an IPv6 address by its /64, and an IPv4 address written as IPv6 as itself", () => {
+    expect(ipKey("203.0.113.7")).toBe("ip:203.0.113.7");
+    expect(ipKey("::ffff:203.0.113.7")).toBe("ip:203.0.113.7");
+    const one = ipKey("2001:db8:0:12::1");
+    expect(one).toBe("ip:2001:db8:0:12::/64");
+    // Other addresses of the same network, however written, share the counter.
+    expect(ipKey("2001:0db8:0000:0012:ffff:1:2:3")).toBe(one);
+    expect(ipKey("2001:DB8:0:12:a::")).toBe(one);
+    expect(ipKey("2001:db8:0:12::1%eth0")).toBe(one);
+    expect(ipKey("2001:db8:0:13::1")).not.toBe(one);
+    expect(ipKey("::1")).toBe("ip:0:0:0:0::/64");
   });
 });

@@ -100,7 +100,26 @@ async function tooMany(deps: LimitDeps, keys: string[], message: string): Promis
   return new TooManyAttempts(Math.max(1, Math.ceil(ms / 1000)), message);
 }
 
-const ipKey = (ip: string) => `ip:${ip}`;
+/**
+ * The counter key of a client address. An IPv6 client holds a whole /64 (one SLAAC network) and
+ * could take a new address for every try, so IPv6 addresses count by their /64; an IPv4 address
+ * written as IPv6 (::ffff:a.b.c.d) counts as itself.
+ */
+export function ipKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return `ip:${mapped[1]}`;
+  if (!ip.includes(":")) return `ip:${ip}`;
+  const [head = "", tail = ""] = ip.split("%")[0]?.toLowerCase().split("::") ?? [];
+  const left = head === "" ? [] : head.split(":");
+  const right = ip.includes("::") ? (tail === "" ? [] : tail.split(":")) : [];
+  const groups = ip.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left;
+  return `ip:${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
 
 /** The password counter of an account: its id when the login names a user, else the login itself. */
 export function passwordKey(userId: number | undefined, login: string): string {

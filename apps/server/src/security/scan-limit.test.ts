@@ -54,6 +54,17 @@ describe("API errors per IP (API_IP_MAX_ERRORS)", () => {
     expect((await get("/api/health", ip)).statusCode).toBe(200);
   });
 
+  it("counts and refuses a path with percent-escapes as the router reads it", async () => {
+    const ip = "10.27.0.9";
+    // `/%61pi/…` is `/api/…` to the router: a real route answers, so it must count as one.
+    expect((await get("/%61pi/notifications", ip, bearer(token))).statusCode).toBe(200);
+    const statuses = [];
+    for (let i = 0; i < MAX; i++) statuses.push((await get(`/%61pi/no-such-route-${i}`, ip)).statusCode);
+    expect(statuses).toEqual(Array(MAX).fill(404));
+    expect((await get("/%61pi/notifications", ip, bearer(token))).statusCode).toBe(429);
+    expect((await get("/api/notifications", ip, bearer(token))).statusCode).toBe(429);
+  });
+
   it("counts forged and expired tokens; the window ends and the IP is served again", async () => {
     const ip = "10.27.1.1";
     const forged = await new SignJWT({ sub: "1" })

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { limitDeps } from "../deps";
 import { TooManyAttempts } from "../errors";
+import { isApiPath, routedPath } from "../http/api-path";
 import { countRequestError } from "./limits";
 
 /*
@@ -22,11 +23,9 @@ const MAX_REMEMBERED = 10_000;
 
 const HEALTH = "/api/health";
 
-const isApi = (url: string) => url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
-
 /** Does this answer count as a failed probe? */
 function counts(request: FastifyRequest, reply: FastifyReply): boolean {
-  if (!isApi(request.url)) return false;
+  if (!isApiPath(request.url)) return false;
   return reply.statusCode === 404 || (reply.statusCode === 401 && request.tokenRefused);
 }
 
@@ -48,7 +47,7 @@ export function registerScanLimit(app: FastifyInstance): void {
 
   app.addHook("onRequest", async (request) => {
     // The health check tells a scan nothing, and a monitor may share a blocked address.
-    if (!isApi(request.url) || request.url === HEALTH) return;
+    if (!isApiPath(request.url) || routedPath(request.url) === HEALTH) return;
     const until = blocked.get(request.ip);
     if (until === undefined) return;
     const ms = until - app.deps.now().getTime();

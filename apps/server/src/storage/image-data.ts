@@ -97,8 +97,12 @@ async function drop(parts: AsyncIterable<Buffer>): Promise<void> {
 /**
  * The ancillary PNG chunks kept: those that change how the picture looks (colour, transparency,
  * pixel size, orientation) and APNG's animation. Text (tEXt, zTXt, iTXt), time stamps and
- * chunks of no registered meaning go; critical chunks (IHDR, PLTE, IDAT, IEND) always stay.
+ * chunks of no registered meaning go; critical chunks (IHDR, PLTE, IDAT, IEND) always stay, and a
+ * critical chunk of another type is refused.
  */
+/** The critical PNG chunks of the standard; any other critical type is refused. */
+const PNG_CRITICAL = new Set(["IHDR", "PLTE", "IDAT", "IEND"]);
+
 const PNG_KEPT = new Set([
   "tRNS",
   "gAMA",
@@ -127,8 +131,12 @@ const png: Parser = async function* (reader) {
     const length = head.readUInt32BE(0);
     const type = head.toString("latin1", 4, 8);
     if (length > 0x7fffffff || !/^[A-Za-z]{4}$/.test(type) || (first && type !== "IHDR")) throw malformed("PNG");
-    // Bit 5 of the type's first letter: 0 (upper case) for a critical chunk.
-    const kept = (head[4] as number) < 0x61 || PNG_KEPT.has(type);
+    // Bit 5 of the type's first letter: 0 (upper case) for a critical chunk. A decoder refuses a
+    // critical chunk it does not know, so one here is no picture (and could carry a page or an
+    // archive through): refused, as an ancillary one of no registered meaning is dropped.
+    const critical = (head[4] as number) < 0x61;
+    if (critical && !PNG_CRITICAL.has(type)) throw malformed("PNG");
+    const kept = critical || PNG_KEPT.has(type);
     const header = reader.take(8);
     // The chunk's data and CRC.
     const chunk = reader.span(length + 4, "PNG");

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { ErrorCode, UPLOAD_MAX_BYTES } from "@carecampus/contract";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, lt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFacility, createTestApp, createUser, login, PNG_1X1, type TestContext } from "../../test/helpers";
 import { media, mediaChunks } from "../db/schema";
@@ -263,5 +263,23 @@ describe("storage", () => {
     expect(await chunkRows()).toBe(before);
     const rest = await db.select({ n: count() }).from(mediaChunks).where(eq(mediaChunks.key, orphan.key));
     expect(rest[0]?.n).toBe(0);
+  });
+
+  it("the cleanup leaves an upload still arriving over a slow link whole, its first chunks old as they are", async () => {
+    const db = ctx.deps.database.db;
+    const before = await chunkRows();
+    const slow = await mediaStore(db).put(videoPieces(2 * STORAGE_CHUNK_BYTES + 1));
+    // The first two chunks came in long ago, the last just now: the upload goes on.
+    const longAgo = new Date(Date.now() - 2 * UNUSED_CHUNKS_GRACE_MS);
+    await db
+      .update(mediaChunks)
+      .set({ createdAt: longAgo })
+      .where(and(eq(mediaChunks.key, slow.key), lt(mediaChunks.seq, 2)));
+    expect(await deleteUnusedChunks(db, new Date())).toEqual({ files: 0 });
+    expect(await chunkRows()).toBe(before + 3);
+    // Once its newest chunk is old too, the whole file goes.
+    const later = new Date(Date.now() + UNUSED_CHUNKS_GRACE_MS + 60_000);
+    expect(await deleteUnusedChunks(db, later)).toEqual({ files: 1 });
+    expect(await chunkRows()).toBe(before);
   });
 });

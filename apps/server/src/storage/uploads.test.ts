@@ -353,7 +353,7 @@ describe("images are stored as their image data only", () => {
     }
   });
 
-  it("refuses an image that ends before its end with 400 and stores nothing", async () => {
+  it("refuses an image that ends before its end, or a PNG with an unknown critical chunk, with 400 and stores nothing", async () => {
     const before = await mediaTotals(ctx);
     const png = onePixelPng(0x99aabbff);
     for (const [type, body] of [
@@ -361,6 +361,8 @@ describe("images are stored as their image data only", () => {
       ["image/gif", GIF_1X1.subarray(0, GIF_1X1.length - 1)],
       ["image/jpeg", JPEG.subarray(0, JPEG.length - 2)],
       ["image/webp", WEBP_1X1.subarray(0, WEBP_1X1.length - 3)],
+      // A critical chunk of no registered type: no decoder shows it, and it could carry a page.
+      ["image/png", onePixelPng(0x99aabbff, [pngChunk("HTML", HTML_TAIL)])],
     ] as const) {
       const res = await upload(admin, "/wiki/images", type, body);
       expect(res.statusCode, `${type} ${res.body}`).toBe(400);

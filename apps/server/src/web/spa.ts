@@ -4,6 +4,7 @@ import { ErrorCode, SETTING_NAMES, type Settings, settingsToStrings } from "@car
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { errorBody } from "../errors";
+import { isApiPath } from "../http/api-path";
 
 const escapeAttr = (s: string) =>
   s.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
@@ -41,8 +42,7 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split("?")[0] ?? "";
     if (
-      url === "/api" ||
-      url.startsWith("/api/") ||
+      isApiPath(url) ||
       // A chunk of an older build (rolling deploy) is missing, not the app: the client sees the
       // failed load and offers a reload instead of running HTML as a script.
       url.startsWith("/assets/") ||
