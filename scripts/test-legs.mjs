@@ -23,6 +23,8 @@ export const DATE_SENSITIVE_API = [
 export const PGLITE_LEG = [
   // The database layer: driver, transactions and their retries, locks, the content generation.
   "apps/server/src/db/",
+  // The privacy registry, checked against the migrated database's foreign keys and columns.
+  "apps/server/src/privacy/",
   // Media bytes (bytea) in and out.
   "apps/server/src/storage/",
   "apps/server/src/files/",

@@ -1,0 +1,560 @@
+// The privacy registry (issue 28 "Records that last"): every table that holds personal data or
+// names a user, with the columns that are personal, how each row is tied to a person, why it is
+// kept, which part of the person's export it belongs to and what erasure does to it. The data
+// export and the erasure after RETENTION_YEARS are to be driven from this list, and
+// registry.test.ts fails when the schema or a migration adds a user reference that is not here.
+//
+// Entries name Drizzle columns, not strings: a renamed or dropped column fails to compile.
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import {
+  calendarEvents,
+  calendarFeeds,
+  calendarInvitees,
+  calendarReminders,
+  certificates,
+  helpReplies,
+  helpRequests,
+  mailOutbox,
+  notifications,
+  partnerCertificates,
+  preferences,
+  questionContentFlags,
+  quizAttempts,
+  rateLimits,
+  trainingMatrices,
+  trainingMatrixEntries,
+  userActivities,
+  userAdditionalQualifications,
+  userQualifications,
+  userRoles,
+  users,
+  wikiConfirmations,
+  wikiPages,
+  wikiRevisions,
+} from "../db/schema";
+
+/** The file of the employee's export (a ZIP with one JSON per category) a row goes into. */
+export type ExportCategory =
+  | "profile"
+  | "preferences"
+  | "progress"
+  | "answers"
+  | "certificates"
+  | "help"
+  | "confirmations"
+  | "calendar"
+  | "notifications"
+  | "audit";
+
+export type ExportRule = { category: ExportCategory } | { category: "none"; reason: string };
+
+/** What a personal column holds; names, logins, e-mails, IPs and secrets must go at erasure. */
+export type PersonalKind = "user-id" | "name" | "login" | "email" | "ip" | "secret" | "free-text" | "document" | "fact";
+
+/** What erasure writes into a column it keeps. */
+export type Replacement =
+  /** SQL null (nullable columns only). */
+  | "null"
+  /** '' for text, an empty array for arrays. */
+  | "empty"
+  /** The column's default. */
+  | "default"
+  /** A unique stand-in naming nobody (e.g. `erased-<id>`), where the column must stay unique and not empty. */
+  | "pseudonym"
+  /** A value that opens nothing (a password or secret hash no input can match). */
+  | "unusable";
+
+/**
+ * What erasure (after RETENTION_YEARS) does to the rows that a link ties to the erased person.
+ * The users row itself is anonymised, not deleted, so rows that keep pointing at it count on
+ * anonymously (progress, certificates, attendance) and name nobody.
+ */
+export type ErasureRule =
+  /** The person's rows are deleted. */
+  | { rule: "delete"; why: string }
+  /** The rows stay; the listed columns get their replacement. */
+  | { rule: "anonymise"; set: readonly { column: AnyPgColumn; to: Replacement }[]; why: string }
+  /** The rows stay as they are: besides the link to the anonymised users row they hold nothing personal. */
+  | { rule: "keep-anonymous"; why: string }
+  /**
+   * Short-lived rows that their own job removes well within the retention period (a lapsed
+   * limit window); erasure deletes whatever is still there.
+   */
+  | { rule: "keep-until-retention"; why: string }
+  /**
+   * The person is named here only through the user reference (as the one who acted), which
+   * points at the anonymised users row after erasure; the row is someone else's record.
+   */
+  | { rule: "not-personal-after-erasure"; why: string };
+
+/**
+ * How a row is tied to a person. `user-id`: the column holds users.id (a foreign key to it, or
+ * to another column that does). The others are copies that name the person without a key: the
+ * erasure finds them by the person's e-mail, login key, name or limit key as `how` says.
+ */
+export interface PersonLink {
+  column: AnyPgColumn;
+  by: "user-id" | "email" | "name" | "limit-key" | "embedded";
+  /** subject: the row is about this person; actor: the person did something to someone's row; mentioned: named inside another person's row. */
+  role: "subject" | "actor" | "mentioned";
+  how?: string;
+  export: ExportRule;
+  erasure: ErasureRule;
+}
+
+export interface PersonalColumn {
+  column: AnyPgColumn;
+  holds: PersonalKind;
+}
+
+export interface PrivacyEntry {
+  table: PgTable;
+  purpose: string;
+  /** Every column holding personal data, the links among them. */
+  personal: readonly PersonalColumn[];
+  /** Every way a row names a person; each user reference of the table is one. */
+  links: readonly PersonLink[];
+}
+
+const actorLink = (column: AnyPgColumn, what: string): PersonLink => ({
+  column,
+  by: "user-id",
+  role: "actor",
+  export: { category: "audit" },
+  erasure: {
+    rule: "not-personal-after-erasure",
+    why: `${what}; after erasure the reference points at the anonymised account.`,
+  },
+});
+
+export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
+  {
+    table: users,
+    purpose: "The account: who may sign in, in which facility and under which name.",
+    personal: [
+      { column: users.id, holds: "user-id" },
+      { column: users.login, holds: "login" },
+      { column: users.loginKey, holds: "login" },
+      { column: users.name, holds: "name" },
+      { column: users.surname, holds: "name" },
+      { column: users.salutation, holds: "name" },
+      { column: users.email, holds: "email" },
+      { column: users.passwordHash, holds: "secret" },
+      { column: users.expiresAt, holds: "fact" },
+    ],
+    links: [
+      {
+        column: users.id,
+        by: "user-id",
+        role: "subject",
+        export: { category: "profile" },
+        erasure: {
+          rule: "anonymise",
+          set: [
+            { column: users.login, to: "pseudonym" },
+            { column: users.loginKey, to: "pseudonym" },
+            { column: users.name, to: "empty" },
+            { column: users.surname, to: "empty" },
+            { column: users.salutation, to: "default" },
+            { column: users.email, to: "null" },
+            { column: users.passwordHash, to: "unusable" },
+          ],
+          why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
+        },
+      },
+    ],
+  },
+  {
+    table: userRoles,
+    purpose: "The roles a user holds (what they may do).",
+    personal: [{ column: userRoles.userId, holds: "user-id" }],
+    links: [
+      {
+        column: userRoles.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "profile" },
+        erasure: { rule: "keep-anonymous", why: "Counts per role stay right; a role names nobody." },
+      },
+    ],
+  },
+  {
+    table: preferences,
+    purpose: "The user's own choices of avatar, language and theme.",
+    personal: [{ column: preferences.userId, holds: "user-id" }],
+    links: [
+      {
+        column: preferences.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "preferences" },
+        erasure: { rule: "delete", why: "Only of use to the person; nothing is counted from it." },
+      },
+    ],
+  },
+  ...[userActivities, userQualifications, userAdditionalQualifications].map(
+    (table): PrivacyEntry => ({
+      table,
+      purpose: "The areas of focus and qualifications a facility records for its staff.",
+      personal: [{ column: table.userId, holds: "user-id" }],
+      links: [
+        {
+          column: table.userId,
+          by: "user-id",
+          role: "subject",
+          export: { category: "profile" },
+          erasure: { rule: "keep-anonymous", why: "Counts per qualification stay right; the row names nobody else." },
+        },
+      ],
+    }),
+  ),
+  {
+    table: notifications,
+    purpose: "In-app notices to a user (expiring certificates, reminders, password-reset requests).",
+    personal: [
+      { column: notifications.userId, holds: "user-id" },
+      { column: notifications.customMessage, holds: "free-text" },
+    ],
+    links: [
+      {
+        column: notifications.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "notifications" },
+        erasure: { rule: "delete", why: "Messages to the person; nothing is counted from them." },
+      },
+      {
+        column: notifications.customMessage,
+        by: "embedded",
+        role: "mentioned",
+        how: "A PASSWORD_RESET_REQUEST notice to the administrators holds the requester's login, name and surname in values.",
+        export: { category: "none", reason: "It is a message to the administrators, not to the person named." },
+        erasure: {
+          rule: "delete",
+          why: "The notice exists only to name the requester; without the name it says nothing.",
+        },
+      },
+    ],
+  },
+  {
+    table: quizAttempts,
+    purpose: "Every answer a learner gave in a quiz round: progress and the proof behind a certificate.",
+    personal: [
+      { column: quizAttempts.userId, holds: "user-id" },
+      { column: quizAttempts.answerIds, holds: "fact" },
+    ],
+    links: [
+      {
+        column: quizAttempts.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "answers" },
+        erasure: { rule: "keep-anonymous", why: "Answer statistics per question stay; the row holds no text." },
+      },
+    ],
+  },
+  {
+    table: certificates,
+    purpose: "Every certificate issued (history): proof of mandatory training for the facility.",
+    personal: [
+      { column: certificates.userId, holds: "user-id" },
+      { column: certificates.markedBy, holds: "user-id" },
+      { column: certificates.verificationCode, holds: "secret" },
+    ],
+    links: [
+      {
+        column: certificates.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "certificates" },
+        erasure: {
+          rule: "anonymise",
+          set: [{ column: certificates.verificationCode, to: "pseudonym" }],
+          why: "Counts stay; a printed certificate's code no longer resolves to the record.",
+        },
+      },
+      actorLink(certificates.markedBy, "Who marked a passive training passed for someone"),
+    ],
+  },
+  {
+    table: partnerCertificates,
+    purpose: "A partner provider's certificate of an external course, its PDF as the partner issued it.",
+    personal: [
+      { column: partnerCertificates.userId, holds: "user-id" },
+      { column: partnerCertificates.content, holds: "document" },
+      { column: partnerCertificates.filename, holds: "free-text" },
+      { column: partnerCertificates.partnerCertificateId, holds: "fact" },
+    ],
+    links: [
+      {
+        column: partnerCertificates.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "certificates" },
+        erasure: {
+          rule: "delete",
+          why: "The PDF prints the person's name; the training's own certificate row keeps the count.",
+        },
+      },
+    ],
+  },
+  {
+    table: helpReplies,
+    purpose: "Staff's reply to learners who asked about a quiz question, with its author's name as shown.",
+    personal: [
+      { column: helpReplies.authorId, holds: "user-id" },
+      { column: helpReplies.authorName, holds: "name" },
+      { column: helpReplies.text, holds: "free-text" },
+    ],
+    links: [
+      {
+        column: helpReplies.authorId,
+        by: "user-id",
+        role: "actor",
+        export: { category: "help" },
+        erasure: {
+          rule: "anonymise",
+          set: [{ column: helpReplies.authorName, to: "empty" }],
+          why: "The text explains a question to several learners and stays; the author's name goes.",
+        },
+      },
+    ],
+  },
+  {
+    table: helpRequests,
+    purpose: "A learner's request for help with an unclear question, and who handled it.",
+    personal: [
+      { column: helpRequests.userId, holds: "user-id" },
+      { column: helpRequests.handledBy, holds: "user-id" },
+    ],
+    links: [
+      {
+        column: helpRequests.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "help" },
+        erasure: { rule: "keep-anonymous", why: "How often a question was unclear stays; the row holds no text." },
+      },
+      actorLink(helpRequests.handledBy, "Who handled another learner's request"),
+    ],
+  },
+  {
+    table: questionContentFlags,
+    purpose: "A question a Super-Admin marked as needing a content fix, with their note and name.",
+    personal: [
+      { column: questionContentFlags.flaggedBy, holds: "user-id" },
+      { column: questionContentFlags.flaggedByName, holds: "name" },
+      { column: questionContentFlags.note, holds: "free-text" },
+    ],
+    links: [
+      {
+        column: questionContentFlags.flaggedBy,
+        by: "user-id",
+        role: "actor",
+        export: { category: "audit" },
+        erasure: {
+          rule: "anonymise",
+          set: [
+            { column: questionContentFlags.flaggedByName, to: "empty" },
+            { column: questionContentFlags.note, to: "null" },
+          ],
+          why: "The flag stays for content work; the name and the free text go.",
+        },
+      },
+    ],
+  },
+  {
+    table: trainingMatrices,
+    purpose: "Which trainings a user must do (their training matrix), and who last changed it.",
+    personal: [
+      { column: trainingMatrices.userId, holds: "user-id" },
+      { column: trainingMatrices.updatedBy, holds: "user-id" },
+    ],
+    links: [
+      {
+        column: trainingMatrices.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "progress" },
+        erasure: { rule: "keep-anonymous", why: "Assigned-training totals stay right; it names nobody else." },
+      },
+      actorLink(trainingMatrices.updatedBy, "Who changed someone's training matrix"),
+    ],
+  },
+  {
+    table: trainingMatrixEntries,
+    purpose: "The trainings of a user's training matrix.",
+    personal: [{ column: trainingMatrixEntries.userId, holds: "user-id" }],
+    links: [
+      {
+        column: trainingMatrixEntries.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "progress" },
+        erasure: { rule: "keep-anonymous", why: "Assigned-training totals stay right; it holds only training ids." },
+      },
+    ],
+  },
+  {
+    table: calendarEvents,
+    purpose: "A facility's in-person training date and who organises it.",
+    personal: [{ column: calendarEvents.organiserId, holds: "user-id" }],
+    links: [
+      {
+        column: calendarEvents.organiserId,
+        by: "user-id",
+        role: "actor",
+        export: { category: "calendar" },
+        erasure: {
+          rule: "not-personal-after-erasure",
+          why: "The event is the facility's; after erasure the organiser is the anonymised account.",
+        },
+      },
+    ],
+  },
+  {
+    table: calendarInvitees,
+    purpose: "Who is invited to a training date and whether they attended.",
+    personal: [
+      { column: calendarInvitees.userId, holds: "user-id" },
+      { column: calendarInvitees.attended, holds: "fact" },
+    ],
+    links: [
+      {
+        column: calendarInvitees.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "calendar" },
+        erasure: { rule: "keep-anonymous", why: "Attendance counts of the event stay; the row holds no text." },
+      },
+    ],
+  },
+  {
+    table: calendarReminders,
+    purpose: "Which event reminders went to whom, so none is sent twice.",
+    personal: [{ column: calendarReminders.userId, holds: "user-id" }],
+    links: [
+      {
+        column: calendarReminders.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "none", reason: "A job's bookkeeping; the reminders themselves are in notifications." },
+        erasure: { rule: "delete", why: "Of no use once the event is past; nothing is counted from it." },
+      },
+    ],
+  },
+  {
+    table: calendarFeeds,
+    purpose: "The hash of a user's personal calendar-subscription secret.",
+    personal: [
+      { column: calendarFeeds.userId, holds: "user-id" },
+      { column: calendarFeeds.secretHash, holds: "secret" },
+    ],
+    links: [
+      {
+        column: calendarFeeds.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "none", reason: "Only a hash of a secret: it tells the person nothing and is no key." },
+        erasure: { rule: "delete", why: "The feed must stop opening the calendar." },
+      },
+    ],
+  },
+  {
+    table: rateLimits,
+    purpose: "Login and request limit counters, keyed by login, user id or IP address.",
+    personal: [{ column: rateLimits.key, holds: "ip" }],
+    links: [
+      {
+        column: rateLimits.key,
+        by: "limit-key",
+        role: "subject",
+        how: "password:user:<id>, password:login:<login key>, rename:<id>, help:<id>, forgot:login:<login key>; ip:/forgot:ip:/errors:ip: hold an address.",
+        export: { category: "none", reason: "Security counters of minutes to hours, not a record about the person." },
+        erasure: {
+          rule: "keep-until-retention",
+          why: "The limits job deletes rows whose window lapsed; erasure deletes any of the person's keys left.",
+        },
+      },
+    ],
+  },
+  {
+    table: mailOutbox,
+    purpose: "E-mails waiting to go out and sent ones, with their recipients and text.",
+    personal: [
+      { column: mailOutbox.recipients, holds: "email" },
+      { column: mailOutbox.subject, holds: "free-text" },
+      { column: mailOutbox.text, holds: "free-text" },
+      { column: mailOutbox.attachments, holds: "free-text" },
+      { column: mailOutbox.lastError, holds: "free-text" },
+    ],
+    links: [
+      {
+        column: mailOutbox.recipients,
+        by: "email",
+        role: "subject",
+        how: "The person's e-mail address among the recipients.",
+        export: { category: "none", reason: "Copies of mails the person received in their own mailbox." },
+        erasure: { rule: "delete", why: "A sent mail's copy serves no purpose here; its text may name the person." },
+      },
+    ],
+  },
+  {
+    table: wikiPages,
+    purpose: "A wiki page, with the name of whoever released its current revision.",
+    personal: [{ column: wikiPages.releasedBy, holds: "name" }],
+    links: [
+      {
+        column: wikiPages.releasedBy,
+        by: "name",
+        role: "actor",
+        how: "The releaser's display name as it was at the release, with no user id.",
+        export: { category: "audit" },
+        erasure: {
+          rule: "anonymise",
+          set: [{ column: wikiPages.releasedBy, to: "null" }],
+          why: "The page is the facility's; only the name goes.",
+        },
+      },
+    ],
+  },
+  {
+    table: wikiRevisions,
+    purpose: "Every save of a wiki page, who saved it under which name, and why.",
+    personal: [
+      { column: wikiRevisions.authorId, holds: "user-id" },
+      { column: wikiRevisions.authorName, holds: "name" },
+      { column: wikiRevisions.summary, holds: "free-text" },
+    ],
+    links: [
+      {
+        column: wikiRevisions.authorId,
+        by: "user-id",
+        role: "actor",
+        export: { category: "audit" },
+        erasure: {
+          rule: "anonymise",
+          set: [
+            { column: wikiRevisions.authorName, to: "empty" },
+            { column: wikiRevisions.summary, to: "empty" },
+          ],
+          why: "The page text is facility documentation and stays; the author's name and remark go.",
+        },
+      },
+    ],
+  },
+  {
+    table: wikiConfirmations,
+    purpose: "Who confirmed having read which released revision of a page, and when.",
+    personal: [{ column: wikiConfirmations.userId, holds: "user-id" }],
+    links: [
+      {
+        column: wikiConfirmations.userId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "confirmations" },
+        erasure: { rule: "keep-anonymous", why: "How many staff confirmed a page stays; the row holds no text." },
+      },
+    ],
+  },
+];
