@@ -439,6 +439,15 @@ function nextQuestionnaire(t: TrainingState): QuestionnaireState | undefined {
   return t.questionnaires.find((q) => !(q.total > 0 && q.count >= q.total)) ?? t.questionnaires[0];
 }
 
+/** The training's certificates before its newest, newest first: renewals keep them as history. */
+function earlierCertificates(snapshot: Snapshot, t: TrainingState, now: Date, zone: string): CertificateRef[] {
+  return snapshot.certificates
+    .filter((c) => c.trainingId === t.id && c.id !== t.newest?.id)
+    .reverse()
+    .map((c) => certificateRef(c, now, zone))
+    .filter((c): c is CertificateRef => c !== null);
+}
+
 export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): UserProgress {
   const topicList = snapshot.topics.filter((t) => t.trainings.length > 0).map((t) => toTopic(t, now, zone));
   const allTrainings = snapshot.topics.flatMap((t) => t.trainings);
@@ -457,6 +466,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): Use
       passive: t.passive,
       points: t.points,
       certificate: certificateRef(t.newest, now, zone),
+      earlier_certificates: earlierCertificates(snapshot, t, now, zone),
       next_questionnaire_id: nextQuestionnaire(t)?.id ?? null,
     })),
     // getUserProgress (user-progress.ts) adds the partner's.

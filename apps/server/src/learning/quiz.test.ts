@@ -264,6 +264,55 @@ describe("certificates: renewal, history and colours", () => {
     }
   });
 
+  it("answers a renewed certificate with the earlier ones as history, whose PDFs still download", async () => {
+    const u = await createUser(ctx, ["employee"], cast.facilityA.id);
+    ctx.clock.now = new Date("2026-03-10T09:00:00Z");
+    try {
+      let token = await login(ctx, u.login);
+      await pass(token, ids.qn1);
+      await pass(token, ids.qn2);
+      const progressOf = async (t: string) => {
+        const res = await get(t, `/api/progress/admin/users/${u.id}`);
+        expect(res.statusCode).toBe(200);
+        return res.json().training_progress.find((tp: { id: number }) => tp.id === ids.training);
+      };
+      const before = await progressOf(token);
+      expect(before.earlier_certificates).toEqual([]);
+      const older = before.certificate;
+
+      // Within the renewal window (10 days before expiry): the questionnaires open again.
+      ctx.clock.now = new Date(new Date(older.expires_at).getTime() - 10 * 86_400_000);
+      token = await login(ctx, u.login);
+      await pass(token, ids.qn1);
+      await pass(token, ids.qn2);
+      const after = await progressOf(token);
+      expect(after.certificate.id).not.toBe(older.id);
+      expect(after.certificate.expires_at).toBe("2028-03-10T09:00:00.000Z");
+      expect(after.earlier_certificates).toEqual([
+        {
+          id: older.id,
+          acquired_at: "2026-03-10T09:00:00.000Z",
+          expires_at: "2027-03-10T09:00:00.000Z",
+          active_working_cert: true,
+        },
+      ]);
+      // The staff who see the user see the same history.
+      const admin = await login(ctx, cast.users.administrator.login);
+      expect((await progressOf(admin)).earlier_certificates.map((c: { id: number }) => c.id)).toEqual([older.id]);
+
+      // The earlier PDF downloads as the current one does, for its owner and for that staff.
+      for (const t of [token, admin]) {
+        const pdf = await get(t, `/api/progress/export/certificate?id=${older.id}`);
+        expect(pdf.statusCode).toBe(200);
+        expect(pdf.headers["content-type"]).toBe("application/pdf");
+      }
+      const outsider = await login(ctx, cast.users.administratorB.login);
+      expect((await get(outsider, `/api/progress/export/certificate?id=${older.id}`)).statusCode).toBe(404);
+    } finally {
+      ctx.clock.now = new Date();
+    }
+  });
+
   it("renews from today once the certificate has expired", async () => {
     const u = await createUser(ctx, ["employee"], cast.facilityA.id);
     ctx.clock.now = new Date("2026-02-01T08:00:00Z");

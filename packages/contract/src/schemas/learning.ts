@@ -183,6 +183,11 @@ export const UserProgress = z
         points: z.number().int(),
         certificate: CertificateRef.nullable(),
         /**
+         * The training's earlier certificates (renewals keep them), newest first; each downloads
+         * like `certificate` through /progress/export/certificate?id=.
+         */
+        earlier_certificates: z.array(CertificateRef),
+        /**
          * Where learning this training goes on: its first questionnaire not yet finished (the
          * first one when all are); null when the learner has no questionnaire of it.
          */

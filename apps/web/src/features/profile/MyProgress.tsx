@@ -25,6 +25,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
+import { CertificateHistory } from "../../components/CertificateHistory";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
 import { useUserProgress } from "../../queries/learning";
@@ -157,6 +158,7 @@ export function MyProgress({ userId }: { userId: number }) {
                               date: formatDate(cert.expires_at, settings["time-zone"]),
                             })}
                       </Text>
+                      <CertificateHistory certificates={tp.earlier_certificates} />
                     </div>
                   </Group>
                   <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>

@@ -1,4 +1,12 @@
-import { type AdminUser, api, can, hasTrainings, seesColleagueProgress } from "@carecampus/contract";
+import {
+  type AdminUser,
+  api,
+  can,
+  hasTrainings,
+  seesColleagueProgress,
+  TRUNCATE_CERTIFICATE,
+  truncate,
+} from "@carecampus/contract";
 import {
   Accordion,
   ActionIcon,
@@ -23,6 +31,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
+import { CertificateHistory } from "../../components/CertificateHistory";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { useUserProgress } from "../../queries/learning";
@@ -59,6 +68,32 @@ function ProgressBars({ userId }: { userId: number }) {
     <Stack gap="xs" h={PROGRESS_HEIGHT} data-testid="user-progress">
       {bar(t("users.questionProgress"), data.question_count, data.question_total)}
       {bar(t("users.certificateProgress"), data.certificate_count, data.certificate_total)}
+    </Stack>
+  );
+}
+
+/**
+ * The user's earlier certificates per training (renewals keep them). Below the buttons, so that
+ * they do not move when the progress arrives; the query is ProgressBars' (one request).
+ */
+function EarlierCertificates({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const { data } = useUserProgress(userId);
+  const renewed = (data?.training_progress ?? []).filter((tp) => tp.earlier_certificates.length > 0);
+  if (renewed.length === 0) return null;
+  return (
+    <Stack gap={4} mt="md" data-testid="user-earlier-certificates">
+      <Text size="sm" fw={600}>
+        {t("certificateHistory.title")}
+      </Text>
+      {renewed.map((tp) => (
+        <div key={tp.id}>
+          <Text size="sm" title={tp.name}>
+            {truncate(tp.name, TRUNCATE_CERTIFICATE)}
+          </Text>
+          <CertificateHistory certificates={tp.earlier_certificates} />
+        </div>
+      ))}
     </Stack>
   );
 }
@@ -150,6 +185,7 @@ function UserCard({
             )}
           </Group>
         )}
+        {showProgress && open && hasTrainings(user.roles) && <EarlierCertificates userId={user.id} />}
       </Accordion.Panel>
     </Accordion.Item>
   );
