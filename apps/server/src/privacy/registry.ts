@@ -116,6 +116,15 @@ export interface PrivacyEntry {
   links: readonly PersonLink[];
 }
 
+/** The row is about the person its user id names. */
+const subjectLink = (column: AnyPgColumn, category: ExportCategory, erasure: ErasureRule): PersonLink => ({
+  column,
+  by: "user-id",
+  role: "subject",
+  export: { category },
+  erasure,
+});
+
 const actorLink = (column: AnyPgColumn, what: string): PersonLink => ({
   column,
   by: "user-id",
@@ -143,25 +152,19 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: users.expiresAt, holds: "fact" },
     ],
     links: [
-      {
-        column: users.id,
-        by: "user-id",
-        role: "subject",
-        export: { category: "profile" },
-        erasure: {
-          rule: "anonymise",
-          set: [
-            { column: users.login, to: "pseudonym" },
-            { column: users.loginKey, to: "pseudonym" },
-            { column: users.name, to: "empty" },
-            { column: users.surname, to: "empty" },
-            { column: users.salutation, to: "default" },
-            { column: users.email, to: "null" },
-            { column: users.passwordHash, to: "unusable" },
-          ],
-          why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
-        },
-      },
+      subjectLink(users.id, "profile", {
+        rule: "anonymise",
+        set: [
+          { column: users.login, to: "pseudonym" },
+          { column: users.loginKey, to: "pseudonym" },
+          { column: users.name, to: "empty" },
+          { column: users.surname, to: "empty" },
+          { column: users.salutation, to: "default" },
+          { column: users.email, to: "null" },
+          { column: users.passwordHash, to: "unusable" },
+        ],
+        why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
+      }),
     ],
   },
   {
@@ -169,13 +172,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
     purpose: "The roles a user holds (what they may do).",
     personal: [{ column: userRoles.userId, holds: "user-id" }],
     links: [
-      {
-        column: userRoles.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "profile" },
-        erasure: { rule: "keep-anonymous", why: "Counts per role stay right; a role names nobody." },
-      },
+      subjectLink(userRoles.userId, "profile", {
+        rule: "keep-anonymous",
+        why: "Counts per role stay right; a role names nobody.",
+      }),
     ],
   },
   {
@@ -183,13 +183,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
     purpose: "The user's own choices of avatar, language and theme.",
     personal: [{ column: preferences.userId, holds: "user-id" }],
     links: [
-      {
-        column: preferences.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "preferences" },
-        erasure: { rule: "delete", why: "Only of use to the person; nothing is counted from it." },
-      },
+      subjectLink(preferences.userId, "preferences", {
+        rule: "delete",
+        why: "Only of use to the person; nothing is counted from it.",
+      }),
     ],
   },
   ...[userActivities, userQualifications, userAdditionalQualifications].map(
@@ -198,13 +195,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       purpose: "The areas of focus and qualifications a facility records for its staff.",
       personal: [{ column: table.userId, holds: "user-id" }],
       links: [
-        {
-          column: table.userId,
-          by: "user-id",
-          role: "subject",
-          export: { category: "profile" },
-          erasure: { rule: "keep-anonymous", why: "Counts per qualification stay right; the row names nobody else." },
-        },
+        subjectLink(table.userId, "profile", {
+          rule: "keep-anonymous",
+          why: "Counts per qualification stay right; the row names nobody else.",
+        }),
       ],
     }),
   ),
@@ -216,13 +210,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: notifications.customMessage, holds: "free-text" },
     ],
     links: [
-      {
-        column: notifications.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "notifications" },
-        erasure: { rule: "delete", why: "Messages to the person; nothing is counted from them." },
-      },
+      subjectLink(notifications.userId, "notifications", {
+        rule: "delete",
+        why: "Messages to the person; nothing is counted from them.",
+      }),
       {
         column: notifications.customMessage,
         by: "embedded",
@@ -244,13 +235,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: quizAttempts.answerIds, holds: "fact" },
     ],
     links: [
-      {
-        column: quizAttempts.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "answers" },
-        erasure: { rule: "keep-anonymous", why: "Answer statistics per question stay; the row holds no text." },
-      },
+      subjectLink(quizAttempts.userId, "answers", {
+        rule: "keep-anonymous",
+        why: "Answer statistics per question stay; the row holds no text.",
+      }),
     ],
   },
   {
@@ -262,17 +250,11 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: certificates.verificationCode, holds: "secret" },
     ],
     links: [
-      {
-        column: certificates.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "certificates" },
-        erasure: {
-          rule: "anonymise",
-          set: [{ column: certificates.verificationCode, to: "pseudonym" }],
-          why: "Counts stay; a printed certificate's code no longer resolves to the record.",
-        },
-      },
+      subjectLink(certificates.userId, "certificates", {
+        rule: "anonymise",
+        set: [{ column: certificates.verificationCode, to: "pseudonym" }],
+        why: "Counts stay; a printed certificate's code no longer resolves to the record.",
+      }),
       actorLink(certificates.markedBy, "Who marked a passive training passed for someone"),
     ],
   },
@@ -286,16 +268,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: partnerCertificates.partnerCertificateId, holds: "fact" },
     ],
     links: [
-      {
-        column: partnerCertificates.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "certificates" },
-        erasure: {
-          rule: "delete",
-          why: "The PDF prints the person's name; the training's own certificate row keeps the count.",
-        },
-      },
+      subjectLink(partnerCertificates.userId, "certificates", {
+        rule: "delete",
+        why: "The PDF prints the person's name; the training's own certificate row keeps the count.",
+      }),
     ],
   },
   {
@@ -328,13 +304,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: helpRequests.handledBy, holds: "user-id" },
     ],
     links: [
-      {
-        column: helpRequests.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "help" },
-        erasure: { rule: "keep-anonymous", why: "How often a question was unclear stays; the row holds no text." },
-      },
+      subjectLink(helpRequests.userId, "help", {
+        rule: "keep-anonymous",
+        why: "How often a question was unclear stays; the row holds no text.",
+      }),
       actorLink(helpRequests.handledBy, "Who handled another learner's request"),
     ],
   },
@@ -371,13 +344,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: trainingMatrices.updatedBy, holds: "user-id" },
     ],
     links: [
-      {
-        column: trainingMatrices.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "progress" },
-        erasure: { rule: "keep-anonymous", why: "Assigned-training totals stay right; it names nobody else." },
-      },
+      subjectLink(trainingMatrices.userId, "progress", {
+        rule: "keep-anonymous",
+        why: "Assigned-training totals stay right; it names nobody else.",
+      }),
       actorLink(trainingMatrices.updatedBy, "Who changed someone's training matrix"),
     ],
   },
@@ -386,13 +356,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
     purpose: "The trainings of a user's training matrix.",
     personal: [{ column: trainingMatrixEntries.userId, holds: "user-id" }],
     links: [
-      {
-        column: trainingMatrixEntries.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "progress" },
-        erasure: { rule: "keep-anonymous", why: "Assigned-training totals stay right; it holds only training ids." },
-      },
+      subjectLink(trainingMatrixEntries.userId, "progress", {
+        rule: "keep-anonymous",
+        why: "Assigned-training totals stay right; it holds only training ids.",
+      }),
     ],
   },
   {
@@ -420,13 +387,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: calendarInvitees.attended, holds: "fact" },
     ],
     links: [
-      {
-        column: calendarInvitees.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "calendar" },
-        erasure: { rule: "keep-anonymous", why: "Attendance counts of the event stay; the row holds no text." },
-      },
+      subjectLink(calendarInvitees.userId, "calendar", {
+        rule: "keep-anonymous",
+        why: "Attendance counts of the event stay; the row holds no text.",
+      }),
     ],
   },
   {
@@ -548,13 +512,10 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
     purpose: "Who confirmed having read which released revision of a page, and when.",
     personal: [{ column: wikiConfirmations.userId, holds: "user-id" }],
     links: [
-      {
-        column: wikiConfirmations.userId,
-        by: "user-id",
-        role: "subject",
-        export: { category: "confirmations" },
-        erasure: { rule: "keep-anonymous", why: "How many staff confirmed a page stays; the row holds no text." },
-      },
+      subjectLink(wikiConfirmations.userId, "confirmations", {
+        rule: "keep-anonymous",
+        why: "How many staff confirmed a page stays; the row holds no text.",
+      }),
     ],
   },
 ];
