@@ -45,6 +45,7 @@ import { DatePicker, DatePickerInput, DatesProvider, TimePicker } from "@mantine
 import { IconBell, IconCertificate, IconCheck, IconInfoCircle, IconPencil } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CertificateHistory } from "../components/CertificateHistory";
 import quiz from "../components/quiz/quiz.module.css";
 import { GALLERY, type GalleryItem, galleryKey } from "./gallery";
 
@@ -154,6 +155,17 @@ export default function ThemeGalleryPage() {
                   <Anchor href="#">{t("nav.backHome")}</Anchor>
                   <Text>{t("common.save")}</Text>
                 </Breadcrumbs>
+                {/* Dimmed small text with a link in it (the certificate history of /profile and the user card). */}
+                <CertificateHistory
+                  certificates={[
+                    {
+                      id: 1,
+                      acquired_at: "2024-03-10T10:00:00.000Z",
+                      expires_at: "2025-03-10T10:00:00.000Z",
+                      active_working_cert: false,
+                    },
+                  ]}
+                />
               </Stack>
             </Paper>
           </SimpleGrid>
