@@ -95,6 +95,12 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["authoring.editFacility",    A, A,       A, A,       A, N,       F, F,       F, F],
   ["authoring.editCommon",      A, A,       A, A,       F, F,       F, F,       F, F],
   ["authoring.upload",          A, A,       A, A,       A, A,       F, F,       F, F],
+  ["users.former",              A, A,       A, A,       A, A,       F, F,       F, F],
+  ["user.restore",              A, A,       A, A,       A, N,       F, F,       F, F],
+  ["user.export",               A, A,       A, A,       A, N,       F, F,       F, F],
+  ["user.erasure",              A, A,       A, A,       A, N,       F, F,       F, F],
+  ["audit.read",                A, A,       F, F,       A, N,       F, F,       F, F],
+  ["audit.verify",              A, A,       F, F,       F, F,       F, F,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */
@@ -109,6 +115,7 @@ const SELF: [Action, ...Outcome[]][] = [
   ["user.edit",                 A,         A,         A,         F,         F],
   ["user.delete",               F,         F,         F,         F,         F],
   ["training.markPassed",       A,         A,         A,         A,         F],
+  ["user.export",               A,         A,         A,         A,         A],
 ];
 
 /** user.edit on a user of each role (bound roles in the actor's facility): nobody manages the more powerful. */
@@ -184,6 +191,12 @@ const ROLE_TABLE: Record<Action, string> = {
   "authoring.editFacility":     "✓  ✓  ✓  ·  ·",
   "authoring.editCommon":       "✓  ✓  ·  ·  ·",
   "authoring.upload":           "✓  ✓  ✓  ·  ·",
+  "users.former":               "✓  ✓  ✓  ·  ·",
+  "user.restore":               "✓  ✓  ✓  ·  ·",
+  "user.export":                "✓  ✓  ✓  ·  ·",
+  "user.erasure":               "✓  ✓  ✓  ·  ·",
+  "audit.read":                 "✓  ·  ✓  ·  ·",
+  "audit.verify":               "✓  ·  ·  ·  ·",
 };
 
 describe("access policies (pure)", () => {

@@ -297,6 +297,26 @@ export const POLICIES = {
   },
   /** A question's image or video: whoever edits questionnaires at all, checked before the body is read. */
   "authoring.upload": { refused: "forbidden", forbidden: NOT_AUTHOR },
+  /** Former employees of the caller's facilities (issue 28): whoever edits users. */
+  "users.former": { refused: "forbidden", forbidden: NOT_EDITOR },
+  /** Bringing back a person archived by mistake: as deleting them. */
+  "user.restore": { refused: "forbidden", forbidden: NOT_EDITOR, scope: true, grant: true, notFound: USER_NOT_FOUND },
+  /** A person's data export (GDPR Art. 15, 20) produced by staff; everyone has their own at /account. */
+  "user.export": { refused: "forbidden", forbidden: NOT_EDITOR, self: "allow", scope: true, notFound: USER_NOT_FOUND },
+  /** An erasure request made for a person (GDPR Art. 17). */
+  "user.erasure": { refused: "forbidden", forbidden: NOT_EDITOR, scope: true, grant: true, notFound: USER_NOT_FOUND },
+  /** The audit trail: superusers everything, administrators their facility (another facility is unknown). */
+  "audit.read": {
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only superusers and administrators see the audit trail" },
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
+  /** Whether the audit chain is intact. */
+  "audit.verify": {
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Only a superuser verifies the audit trail" },
+  },
 } as const satisfies Record<AccessAction, Policy>;
 
 /** The contract's actions: the table above must describe each, and no other. */

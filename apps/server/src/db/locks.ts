@@ -36,6 +36,10 @@ export const LOCK_NAMESPACES = {
   partnerCertificates: 42017,
   /** A learner's answers, per user (learning/quiz.ts explains why per user, not per questionnaire). */
   quiz: 42018,
+  /** The audit trail's hash chain (audit/record.ts): entries are appended one after the other. */
+  audit: 42019,
+  /** The retention job and erasure requests (issue 28), per user: one erasure at a time. */
+  erasure: 42020,
 } as const;
 
 export type LockKind = keyof typeof LOCK_NAMESPACES;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   customType,
   date,
@@ -64,8 +65,22 @@ export const users = pgTable(
     tokenVersion: integer("token_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The day the person left (issue 28): deleting a user or an import's deleteNotIncludedUsers
+     * archives them. An archived person cannot log in, is in no active list, count or licence
+     * limit and gets no mail; their training record stays until the retention job erases them.
+     */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    /** Who archived them (kept as a bare id: the audit trail holds the rest). */
+    archivedBy: integer("archived_by"),
+    /** When the retention job or an erasure request anonymised the person (name, login, e-mail gone). */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("users_login_key_uq").on(t.loginKey), index("users_facility_idx").on(t.facilityId)],
+  (t) => [
+    uniqueIndex("users_login_key_uq").on(t.loginKey),
+    index("users_facility_idx").on(t.facilityId),
+    index("users_archived_idx").on(t.archivedAt).where(sql`${t.archivedAt} is not null`),
+  ],
 );
 
 /** The five roles of ARCHITECTURE decision 1, as rows so a user can hold several. */
@@ -833,5 +848,42 @@ export const wikiConfirmations = pgTable(
   (t) => [
     primaryKey({ name: "wiki_confirmations_pk", columns: [t.pageId, t.userId, t.revision] }),
     index("wiki_confirmations_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The audit trail (issue 28, ARCHITECTURE decision 21): every change staff make, written in the
+ * same transaction as the change (audit/record.ts). The entries form a hash chain: `hash` covers
+ * the previous entry's hash and every column but `personal`, so a changed, inserted or deleted
+ * entry is found by `npm run audit:verify`. Names, logins and e-mails live in `personal` only,
+ * outside the hash, so that erasing a person never breaks the chain.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, precision: 3 }).notNull(),
+    /** The user who made the change; null for the system (a job, the start). */
+    actorId: integer("actor_id"),
+    /** The actor's most powerful role at the time, or 'system'. */
+    actorRole: text("actor_role").notNull(),
+    /** What happened (contract AUDIT_KINDS). */
+    kind: text("kind").notNull(),
+    /** The facility the change belongs to; null for installation-wide changes. */
+    facilityId: integer("facility_id"),
+    /** The person the change is about, if any. */
+    subjectId: integer("subject_id"),
+    /** What changed, before and after where it matters: ids, fields, counts; never a name or a secret. */
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Names, logins, e-mails shown with the entry; outside the hash, emptied by erasure. */
+    personal: jsonb("personal").$type<Record<string, unknown>>().notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    index("audit_log_facility_idx").on(t.facilityId, t.id),
+    index("audit_log_subject_idx").on(t.subjectId),
+    index("audit_log_actor_idx").on(t.actorId),
+    index("audit_log_kind_idx").on(t.kind, t.id),
   ],
 );

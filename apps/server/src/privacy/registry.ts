@@ -7,6 +7,7 @@
 // Entries name Drizzle columns, not strings: a renamed or dropped column fails to compile.
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
+  auditLog,
   calendarEvents,
   calendarFeeds,
   calendarInvitees,
@@ -150,6 +151,8 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: users.email, holds: "email" },
       { column: users.passwordHash, holds: "secret" },
       { column: users.expiresAt, holds: "fact" },
+      { column: users.archivedAt, holds: "fact" },
+      { column: users.archivedBy, holds: "user-id" },
     ],
     links: [
       subjectLink(users.id, "profile", {
@@ -165,6 +168,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         ],
         why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
       }),
+      actorLink(users.archivedBy, "Who archived a person who left"),
     ],
   },
   {
@@ -503,6 +507,40 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
             { column: wikiRevisions.summary, to: "empty" },
           ],
           why: "The page text is facility documentation and stays; the author's name and remark go.",
+        },
+      },
+    ],
+  },
+  {
+    table: auditLog,
+    purpose:
+      "The audit trail: what staff changed, when, about whom. The hashed part holds ids and facts; names sit in `personal`, outside the hash.",
+    personal: [
+      { column: auditLog.actorId, holds: "user-id" },
+      { column: auditLog.subjectId, holds: "user-id" },
+      { column: auditLog.personal, holds: "name" },
+    ],
+    links: [
+      {
+        column: auditLog.subjectId,
+        by: "user-id",
+        role: "subject",
+        export: { category: "audit" },
+        erasure: {
+          rule: "anonymise",
+          set: [{ column: auditLog.personal, to: "empty" }],
+          why: "The entry stays (the chain and the facility's record need it); every name in it goes (audit/record.ts forgetPersonInAudit).",
+        },
+      },
+      {
+        column: auditLog.actorId,
+        by: "user-id",
+        role: "actor",
+        export: { category: "audit" },
+        erasure: {
+          rule: "anonymise",
+          set: [{ column: auditLog.personal, to: "empty" }],
+          why: "What the person did stays on record under their id; their name (personal.actor) goes.",
         },
       },
     ],

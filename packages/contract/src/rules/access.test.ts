@@ -20,6 +20,7 @@ const ROUTES: Record<RouteName, string> = {
   authoring:      "✓  ✓  ✓  ✓  ·",
   help:           "✓  ✓  ✓  ✓  ✓",
   wiki:           "✓  ✓  ✓  ✓  ✓",
+  audit:          "✓  ·  ✓  ·  ·",
 };
 
 describe("access by role (the table the server and the web app share)", () => {

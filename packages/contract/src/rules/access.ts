@@ -67,6 +67,18 @@ export const ACCESS_ROLES = {
   "authoring.editFacility": EDITORS,
   "authoring.editCommon": SUPER_ADMINS,
   "authoring.upload": EDITORS,
+  /**
+   * Records that last (issue 28): former employees (archived, not erased), restoring one, a
+   * person's data export and erasure request: whoever edits users, within their facility.
+   */
+  "users.former": USER_EDITOR_ROLES,
+  "user.restore": USER_EDITOR_ROLES,
+  "user.export": USER_EDITOR_ROLES,
+  "user.erasure": USER_EDITOR_ROLES,
+  /** The audit trail: superusers everything, administrators their facility's entries. */
+  "audit.read": ["administrator"],
+  /** Whether the audit chain is intact: superusers only. */
+  "audit.verify": [],
 } as const satisfies Record<string, readonly Role[] | null>;
 
 export type AccessAction = keyof typeof ACCESS_ROLES;
@@ -98,6 +110,8 @@ export const ROUTE_ACTIONS = {
   authoring: "authoring.read",
   help: null,
   wiki: null,
+  /** The audit trail (issue 28). */
+  audit: "audit.read",
 } as const satisfies Record<string, AccessAction | null>;
 export type RouteName = keyof typeof ROUTE_ACTIONS;
 
