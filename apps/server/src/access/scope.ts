@@ -9,7 +9,16 @@ export interface UserTarget {
   id: number;
   facilityId: number | null;
   roles: Role[];
+  /** When the person left (issue 28); null for a current member. */
+  archivedAt: Date | null;
 }
+
+/**
+ * Which people an action may reach (issue 28): current members (every action of today), former
+ * employees only (restore), or both (a person's data export, an erasure request, their
+ * certificates). A person outside the set is answered like a missing one.
+ */
+export type People = "current" | "former" | "any";
 
 /**
  * The users an actor may see, as one SQL condition on `users`: undefined for all (superchris,
@@ -26,6 +35,7 @@ export async function findUserTarget(db: Db | Tx, id: number): Promise<UserTarge
     .select({
       id: users.id,
       facilityId: users.facilityId,
+      archivedAt: users.archivedAt,
       roles: sql<Role[] | null>`(select array_agg(ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
     })
     .from(users)
@@ -37,11 +47,19 @@ export async function findUserTarget(db: Db | Tx, id: number): Promise<UserTarge
  * The user `action` is done to, or the action's error: the role is checked first (a refused
  * role learns nothing about the user), then a missing and an invisible user get the same answer.
  */
-export async function requireUser(db: Db | Tx, actor: Actor, action: Action, id: number): Promise<UserTarget> {
+export async function requireUser(
+  db: Db | Tx,
+  actor: Actor,
+  action: Action,
+  id: number,
+  people: People = "current",
+): Promise<UserTarget> {
   // The actor themselves exists: admission by role waits for the full decision (self may pass).
   if (id !== actor.id) assertMay(actor, action);
   const target = await findUserTarget(db, id);
   if (!target) throw notFound(action);
+  const former = target.archivedAt !== null;
+  if ((people === "current" && former) || (people === "former" && !former)) throw notFound(action);
   assertMay(actor, action, target);
   return target;
 }
