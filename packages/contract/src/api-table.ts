@@ -79,6 +79,7 @@ export const apiTable = {
   adminUserImport: { method: "POST", path: "/auth/admin/users" },
   adminUserUpdate: { method: "PATCH", path: "/auth/admin/users/:id" },
   adminUserDelete: { method: "DELETE", path: "/auth/admin/users/:id" },
+  adminUserRestore: { method: "POST", path: "/auth/admin/users/:id/restore" },
   facilityList: { method: "GET", path: "/auth/admin/facilities" },
   facilityCreate: { method: "POST", path: "/auth/admin/facilities" },
   qualificationList: { method: "GET", path: "/filter/list/qualification" },

@@ -1,5 +1,5 @@
 import { ROLES, type Role } from "@carecampus/contract";
-import { eq, type SQL, sql } from "drizzle-orm";
+import { type Column, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { users } from "../db/schema";
 import { type Action, type Actor, assertMay, facilityScope, notFound } from "./policy";
@@ -28,6 +28,18 @@ export function userScope(actor: Actor): SQL | undefined {
   const scope = facilityScope(actor);
   if (scope === "all") return undefined;
   return scope === null ? sql`false` : eq(users.facilityId, scope);
+}
+
+/**
+ * Current members only (issue 28): a person deleted or left out by an import is archived, not
+ * erased, and leaves every active list, count, licence limit and mail. One condition on `users`,
+ * so that no query spells it differently.
+ */
+export const currentMember: SQL = isNull(users.archivedAt);
+
+/** The same for a query without `users` in its FROM: the user `userId` names is a current member. */
+export function isCurrentMember(userId: Column | SQL): SQL {
+  return sql`exists (select 1 from "users" cm where cm."id" = ${userId} and cm."archived_at" is null)`;
 }
 
 export async function findUserTarget(db: Db | Tx, id: number): Promise<UserTarget | undefined> {

@@ -1,5 +1,6 @@
 import { ErrorCode, type Language, type LoginResponse, NotificationMessageKey } from "@carecampus/contract";
 import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { currentMember } from "../access/scope";
 import { mailOutbox, notifications, preferences, userRoles, users } from "../db/schema";
 import type { LoginDeps, NotifyDeps, SessionDeps } from "../deps";
 import { AppError } from "../errors";
@@ -75,9 +76,13 @@ export async function forgotPassword(deps: NotifyDeps, loginName: string): Promi
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
     .where(
-      or(
-        eq(userRoles.role, "superchris"),
-        and(eq(userRoles.role, "administrator"), eq(users.facilityId, user?.facility?.id ?? 0)),
+      and(
+        // A former administrator is informed of nothing (issue 28).
+        currentMember,
+        or(
+          eq(userRoles.role, "superchris"),
+          and(eq(userRoles.role, "administrator"), eq(users.facilityId, user?.facility?.id ?? 0)),
+        ),
       ),
     )
     .orderBy(users.id);

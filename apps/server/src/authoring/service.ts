@@ -16,6 +16,7 @@ import {
 } from "@carecampus/contract";
 import { and, asc, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayEditContent, decide, mayEditQuestionnaire, ownedBy } from "../access/policy";
+import { currentMember } from "../access/scope";
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
@@ -99,6 +100,7 @@ async function certificatesHeld(db: Db | Tx, q: QuestionnaireRow, now: Date): Pr
         eq(certificates.trainingId, q.trainingId),
         gt(certificates.expiresAt, now),
         q.facilityId === null ? sql`true` : eq(users.facilityId, q.facilityId),
+        currentMember,
       ),
     );
   return row?.n ?? 0;

@@ -7,6 +7,7 @@ import {
 } from "@carecampus/contract";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
+import { currentMember } from "../access/scope";
 import { isAssigned } from "../assignments/service";
 import { certifyPassive } from "../certificates/service";
 import type { Tx } from "../db/client";
@@ -39,7 +40,7 @@ export async function proposeInvitees(
     .select({ id: users.id, name: users.name, surname: users.surname })
     .from(users)
     .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.role, "employee")))
-    .where(and(eq(users.facilityId, query.facility), isAssigned(sql`${users.id}`, query.training)));
+    .where(and(eq(users.facilityId, query.facility), currentMember, isAssigned(sql`${users.id}`, query.training)));
   const expiries = await newestExpiries(
     db,
     query.training,

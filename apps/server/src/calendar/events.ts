@@ -115,6 +115,8 @@ export async function newestExpiries(
 }
 
 /** The invitees with their certificate's state today (spec §4 colours) and their attendance. */
+// Everyone invited, former employees too: the list is the event's record of who was asked and
+// who attended (issue 28 keeps attendance); the reminders go to current members only.
 async function loadInvitees(db: Db | Tx, row: EventRow, now: Date, zone: string): Promise<Invitee[]> {
   const people = await db
     .select({ id: users.id, name: users.name, surname: users.surname, attended: calendarInvitees.attended })

@@ -1,6 +1,7 @@
 import { type CalendarEventBody, decodeEventTitle, ErrorCode, noNul } from "@carecampus/contract";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { currentMember } from "../access/scope";
 import type { Db, Tx } from "../db/client";
 import { facilities, topics, trainings, userRoles, users } from "../db/schema";
 import { AppError } from "../errors";
@@ -66,7 +67,7 @@ export async function readEventBody(tx: Tx, actor: Actor, body: CalendarEventBod
   };
 }
 
-/** Invitees must be employees of the event's facility; the others are named in the 400. */
+/** Invitees must be current employees of the event's facility; the others are named in the 400. */
 export async function checkInvitees(tx: Tx, facilityId: number, userIds: readonly number[]): Promise<number[]> {
   const wanted = [...new Set(userIds)];
   if (wanted.length === 0) return [];
@@ -77,6 +78,7 @@ export async function checkInvitees(tx: Tx, facilityId: number, userIds: readonl
       and(
         inArray(users.id, wanted),
         eq(users.facilityId, facilityId),
+        currentMember,
         sql`exists (select 1 from ${userRoles} ur where ur."user_id" = ${users.id} and ur."role" = 'employee')`,
       ),
     );

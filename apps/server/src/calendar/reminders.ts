@@ -8,6 +8,7 @@ import {
   timeOfDay,
 } from "@carecampus/contract";
 import { and, eq, gt, gte, inArray, lt, or } from "drizzle-orm";
+import { currentMember, isCurrentMember } from "../access/scope";
 import type { Db, Tx } from "../db/client";
 import { calendarEvents, calendarInvitees, calendarReminders, preferences, users } from "../db/schema";
 import { enqueueMail, mailQueued, type OutgoingMail } from "../mail/outbox";
@@ -121,8 +122,23 @@ async function claimReminders(
   const invitees = await tx
     .select({ eventId: calendarInvitees.eventId, userId: calendarInvitees.userId })
     .from(calendarInvitees)
-    .where(inArray(calendarInvitees.eventId, ids));
-  const organisers = events.flatMap((e) => (e.organiserId === null ? [] : [{ eventId: e.id, userId: e.organiserId }]));
+    .where(and(inArray(calendarInvitees.eventId, ids), isCurrentMember(calendarInvitees.userId)));
+  // A former employee is reminded of nothing, as invitee or organiser (issue 28).
+  const organiserIds = [...new Set(events.flatMap((e) => (e.organiserId === null ? [] : [e.organiserId])))];
+  const currentOrganisers =
+    organiserIds.length === 0
+      ? new Set<number>()
+      : new Set(
+          (
+            await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(and(inArray(users.id, organiserIds), currentMember))
+          ).map((r) => r.id),
+        );
+  const organisers = events.flatMap((e) =>
+    e.organiserId === null || !currentOrganisers.has(e.organiserId) ? [] : [{ eventId: e.id, userId: e.organiserId }],
+  );
   const stages = new Map(events.map((e) => [e.id, stageOf(e)]));
   const seen = new Set<string>();
   const wanted = [...invitees, ...organisers].flatMap((r) => {

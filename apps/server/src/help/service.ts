@@ -18,6 +18,7 @@ import {
   notFound,
   ownedBy,
 } from "../access/policy";
+import { isCurrentMember } from "../access/scope";
 import type { Db, Tx } from "../db/client";
 import {
   answers,
@@ -138,6 +139,12 @@ async function requestScope(db: Db | Tx, actor: Actor, facility: number | undefi
   return scope === null ? sql`false` : eq(helpRequests.facilityId, scope);
 }
 
+/**
+ * Open requests count and are answered for current members only: a former employee's open
+ * request leaves the lists with them (issue 28) and is back if they are restored.
+ */
+const openOfCurrent = isCurrentMember(helpRequests.userId);
+
 /** GET /help: the open requests within scope, one entry per question, the most asked first. */
 export async function listHelpRequests(
   db: Db,
@@ -163,7 +170,7 @@ export async function listHelpRequests(
     .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
     .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
     .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(and(isNull(helpRequests.handledAt), scope))
+    .where(and(isNull(helpRequests.handledAt), openOfCurrent, scope))
     .groupBy(questions.id, questions.text, topics.name, trainings.name, trainings.icon, questionnaires.facilityId)
     .orderBy(desc(sql`count(*)`), desc(sql`max(${helpRequests.createdAt})`), asc(questions.id));
   return rows
@@ -217,7 +224,7 @@ export async function getHelpRequest(
     .from(helpRequests)
     .innerJoin(users, eq(users.id, helpRequests.userId))
     .leftJoin(facilities, eq(facilities.id, helpRequests.facilityId))
-    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), scope))
+    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), openOfCurrent, scope))
     .orderBy(asc(helpRequests.createdAt), asc(helpRequests.id));
   const replies = await db
     .select({
@@ -276,7 +283,7 @@ async function claimOpen(tx: Tx, actor: Actor, questionId: number, facility: num
   const rows = await tx
     .select({ id: helpRequests.id, userId: helpRequests.userId })
     .from(helpRequests)
-    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), scope))
+    .where(and(eq(helpRequests.questionId, questionId), isNull(helpRequests.handledAt), openOfCurrent, scope))
     .for("update");
   if (rows.length === 0) throw HELP_NOT_FOUND();
   const context = await questionContext(tx, questionId);

@@ -14,7 +14,8 @@ import { loadSnapshot, toUserProgress } from "./progress";
 
 /** GET /progress/admin/users/{id}: the user's progress, their own for /profile or a user within the staff member's scope. */
 export async function getUserProgress(deps: DbClock, actor: Actor, userId: number): Promise<UserProgress> {
-  const target = await requireUser(deps.db, actor, "user.view", userId);
+  // Former employees too (issue 28): staff see the certificate history of a person who left.
+  const target = await requireUser(deps.db, actor, "user.view", userId, "any");
   const now = deps.now();
   const progress = toUserProgress(await loadSnapshot(deps.db, target.id, now, deps.zone), now, deps.zone);
   const partner = await deps.db

@@ -1,5 +1,6 @@
 import { daysUntil, formatDate, isoDay, type Language, NotificationMessageKey } from "@carecampus/contract";
 import { and, desc, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
+import { currentMember } from "../access/scope";
 import { isAssigned } from "../assignments/service";
 import type { Db, Tx } from "../db/client";
 import {
@@ -147,6 +148,8 @@ async function findDue(tx: Tx, now: Date, zone: string): Promise<Due[]> {
             .from(userRoles)
             .where(and(eq(userRoles.userId, users.id), eq(userRoles.role, "employee"))),
         ),
+        // A former employee gets no mail and is in no summary (issue 28).
+        currentMember,
         // ARCHITECTURE decision 6: the matrix's trainings, or every training without a matrix.
         isAssigned(sql`"users"."id"`, sql`"trainings"."id"`),
       ),
@@ -269,7 +272,13 @@ async function notifyStaff(
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(preferences, eq(preferences.userId, users.id))
-    .where(and(inArray(users.facilityId, facilityIds), inArray(userRoles.role, ["administrator", "supervisor"])));
+    .where(
+      and(
+        inArray(users.facilityId, facilityIds),
+        inArray(userRoles.role, ["administrator", "supervisor"]),
+        currentMember,
+      ),
+    );
   const day = isoDay(now, zone);
   const mails: OutgoingMail[] = [];
   let count = 0;

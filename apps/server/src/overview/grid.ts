@@ -1,5 +1,6 @@
 import { ErrorCode, type TopicOverview } from "@carecampus/contract";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { currentMember } from "../access/scope";
 import { type Db, runAll, type Tx } from "../db/client";
 import { facilities, topics, trainings, users } from "../db/schema";
 import { AppError } from "../errors";
@@ -12,7 +13,10 @@ async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
 
 const isLearner = sql`exists (select 1 from "user_roles" ur where ur."user_id" = "users"."id" and ur."role" = 'employee')`;
 
-/** The learners (employees) in scope, ordered by facility and name. */
+/**
+ * The learners (employees) in scope, ordered by facility and name: current members only, so a
+ * former employee has no row (their certificates, read below by learner, are not shown either).
+ */
 export function loadLearners(db: Db | Tx, facilityId: number | undefined) {
   return db
     .select({
@@ -24,7 +28,7 @@ export function loadLearners(db: Db | Tx, facilityId: number | undefined) {
     })
     .from(users)
     .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .where(and(facilityId === undefined ? undefined : eq(users.facilityId, facilityId), isLearner))
+    .where(and(facilityId === undefined ? undefined : eq(users.facilityId, facilityId), isLearner, currentMember))
     .orderBy(asc(facilities.name), asc(users.surname), asc(users.name), asc(users.id));
 }
 export type Learners = Awaited<ReturnType<typeof loadLearners>>;

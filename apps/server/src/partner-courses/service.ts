@@ -1,7 +1,7 @@
 import { ErrorCode, type ExternalCourse, type PartnerAdminCourses } from "@carecampus/contract";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
-import { requireUser, userScope } from "../access/scope";
+import { currentMember, requireUser, userScope } from "../access/scope";
 import { issueCertificate } from "../certificates/service";
 import type { Db } from "../db/client";
 import { lockForTransaction } from "../db/locks";
@@ -250,7 +250,7 @@ export async function partnerAdminCourses(
           .select({ id: users.id, name: users.name, surname: users.surname, facility: facilities.name })
           .from(users)
           .leftJoin(facilities, eq(facilities.id, users.facilityId))
-          .where(and(inArray(users.id, ids), userScope(actor)))
+          .where(and(inArray(users.id, ids), userScope(actor), currentMember))
           .orderBy(users.surname, users.name, users.id);
   return {
     courses: courses.map((c) => ({ external_id: c.id, name: c.name })),

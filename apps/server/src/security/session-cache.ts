@@ -1,5 +1,6 @@
 import { ROLES, type Role } from "@carecampus/contract";
-import { eq, type Placeholder, sql } from "drizzle-orm";
+import { and, eq, type Placeholder, sql } from "drizzle-orm";
+import { currentMember } from "../access/scope";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
 import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
 import { users } from "../db/schema";
@@ -26,21 +27,24 @@ export interface SessionUser {
 }
 
 function sessionUserQuery(db: Db | Tx, id: number | Placeholder) {
-  return db
-    .select({
-      id: users.id,
-      login: users.login,
-      name: users.name,
-      surname: users.surname,
-      facilityId: users.facilityId,
-      tokenVersion: users.tokenVersion,
-      roles: sql<
-        Role[] | null
-      >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
-    })
-    .from(users)
-    .where(eq(users.id, id))
-    .limit(1);
+  return (
+    db
+      .select({
+        id: users.id,
+        login: users.login,
+        name: users.name,
+        surname: users.surname,
+        facilityId: users.facilityId,
+        tokenVersion: users.tokenVersion,
+        roles: sql<
+          Role[] | null
+        >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
+      })
+      .from(users)
+      // A former employee has no session (issue 28): archiving also raises token_version.
+      .where(and(eq(users.id, id), currentMember))
+      .limit(1)
+  );
 }
 
 /**

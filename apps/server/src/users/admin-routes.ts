@@ -5,6 +5,7 @@ import { BODY_LIMIT, smallBodyUnless } from "../http/body-limit";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import { createUserByAdmin, deleteUserByAdmin, getAdminUser, listUsers, updateUserByAdmin } from "./admin-service";
+import { restoreUser } from "./archive";
 import { importUsers } from "./import-service";
 
 export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
@@ -17,7 +18,7 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => listUsers(db, actorOf(request), request.query.query),
+    (request) => listUsers(db, actorOf(request), request.query.query, request.query.former === "true"),
   );
 
   route(
@@ -68,8 +69,17 @@ export async function adminUserRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate(),
     },
     async (request) => {
-      await deleteUserByAdmin(db, actorOf(request), request.params.id);
+      await deleteUserByAdmin(dbClock(app.deps), actorOf(request), request.params.id);
       return { ok: true as const };
     },
+  );
+
+  route(
+    app,
+    endpoints.adminUserRestore,
+    {
+      onRequest: authenticate(),
+    },
+    (request) => restoreUser(writeDeps(), actorOf(request), request.params.id),
   );
 }

@@ -11,9 +11,9 @@ import {
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
-import { and, asc, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
-import { requireUser, userScope } from "../access/scope";
+import { currentMember, requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
 import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
@@ -27,23 +27,34 @@ import {
   userRoles,
   users,
 } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import type { DbClock, UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
 import { dropForeignAdditionalQualifications, writeUserAdditionalQualifications } from "../qualifications/service";
 import { hashPassword } from "../security/passwords";
+import { archivePeople, assertRoomFor } from "./archive";
 import { searchKeySql } from "./search";
-import { insertUser, isLoginTaken, MASTER_DATA, toMasterData } from "./service";
+import { insertUser, isLoginTaken, loadAdminUser, MASTER_DATA, toMasterData } from "./service";
 
 const LIST_LIMIT = 500;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** GET /auth/admin/users[?query=]: search over name, surname and login, within scope. */
-export async function listUsers(db: Db, actor: Actor, query: string | undefined): Promise<AdminUserList> {
+/**
+ * GET /auth/admin/users[?query=][&former=true]: search over name, surname and login, within
+ * scope; the current members, or the former employees (issue 28) with the day they left.
+ */
+export async function listUsers(
+  db: Db,
+  actor: Actor,
+  query: string | undefined,
+  former = false,
+): Promise<AdminUserList> {
   assertMay(actor, "users.list");
+  if (former) assertMay(actor, "users.former");
   const q = (query ?? "").normalize("NFC").trim();
   const words = q.split(/\s+/).filter(Boolean).slice(0, 5);
-  const conditions = [userScope(actor)];
+  const conditions = [userScope(actor), former ? isNotNull(users.archivedAt) : currentMember];
   for (const w of words) {
     // Names in their search form ('mueller' finds Müller, 'lefevre' Lefèvre: contract searchKey),
     // logins in their one normalised form (contract loginKey).
@@ -60,26 +71,22 @@ export async function listUsers(db: Db, actor: Actor, query: string | undefined)
   const where = and(...conditions.filter((c): c is SQL => c !== undefined));
   const [rows, [count]] = await Promise.all([
     db
-      .select(MASTER_DATA)
+      .select({ ...MASTER_DATA, archivedAt: users.archivedAt })
       .from(users)
       .leftJoin(facilities, eq(facilities.id, users.facilityId))
       .where(where)
-      .orderBy(asc(users.surname), asc(users.name), asc(users.id))
+      // Former employees: who left last first (the one removed by mistake is at the top).
+      .orderBy(...(former ? [desc(users.archivedAt)] : []), asc(users.surname), asc(users.name), asc(users.id))
       .limit(LIST_LIMIT),
     db.select({ n: sql<number>`count(*)::int` }).from(users).where(where),
   ]);
-  return { users: rows.map(toMasterData), total: count?.n ?? 0 };
-}
-
-/** The administration's view of a user (the caller has been admitted by the access module). */
-async function loadAdminUser(db: Db | Tx, id: number): Promise<AdminUser> {
-  const [row] = await db
-    .select(MASTER_DATA)
-    .from(users)
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .where(eq(users.id, id));
-  if (!row) throw new AppError(ErrorCode.userNotFound, "User not found");
-  return toMasterData(row);
+  return {
+    users: rows.map((r) => ({
+      ...toMasterData(r),
+      ...(former && r.archivedAt ? { left_at: r.archivedAt.toISOString() } : {}),
+    })),
+    total: count?.n ?? 0,
+  };
 }
 
 /** GET /auth/admin/users/{id}: staff, a user of their facilities (else 1002, like a missing one). */
@@ -181,11 +188,8 @@ export async function createUserByAdmin(deps: UserWriteDeps, actor: Actor, input
     const facilityId = await resolveFacility(tx, actor, roles, input.facility);
     await assertKnownIds(tx, input.activities, input.qualifications);
     if (await isLoginTaken(tx, input.login)) throw new AppError(ErrorCode.loginInUse, "Username already in use");
-    const max = deps.maxUsers;
-    if (max !== undefined) {
-      const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(users);
-      if ((row?.n ?? 0) >= max) throw new AppError(ErrorCode.maxUsersReached, "Maximum number of users reached");
-    }
+    // Former employees hold no licence (issue 28).
+    await assertRoomFor(tx, deps.maxUsers, 1);
     const userId = await insertUser(
       tx,
       {
@@ -270,11 +274,14 @@ export async function updateUserByAdmin(
   return loadAdminUser(deps.db, id);
 }
 
-/** DELETE /auth/admin/users/{id}: never oneself, never a user with a role the actor cannot grant. */
-export async function deleteUserByAdmin(db: Db, actor: Actor, id: number): Promise<void> {
+/**
+ * DELETE /auth/admin/users/{id}: never oneself, never a user with a role the actor cannot grant.
+ * The person is archived, not erased (issue 28): users/archive.ts.
+ */
+export async function deleteUserByAdmin(deps: DbClock, actor: Actor, id: number): Promise<void> {
   assertMay(actor, "user.delete");
-  await db.transaction(async (tx) => {
+  await runTransaction(deps.db, async (tx) => {
     await requireUser(tx, actor, "user.delete", id);
-    await tx.delete(users).where(eq(users.id, id));
+    await archivePeople(tx, actor, [id], "delete", deps.now());
   });
 }

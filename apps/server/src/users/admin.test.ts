@@ -212,6 +212,7 @@ describe("DELETE /api/auth/admin/users/{id}", () => {
     const u = await createUser(ctx, ["employee"], cast.facilityA.id);
     const res = await call(who, "DELETE", `/api/auth/admin/users/${u.id}`);
     expect(res.statusCode).toBe(status);
+    // Archived (issue 28): no longer a current member, so unknown to the user calls.
     const after = await call("superchris", "GET", `/api/auth/admin/users/${u.id}`);
     expect(after.statusCode).toBe(status === 200 ? 404 : 200);
   });

@@ -9,8 +9,10 @@ import {
   loginKey,
   type Role,
 } from "@carecampus/contract";
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
+import { currentMember } from "../access/scope";
+import { recordAudit } from "../audit/record";
 import { type Db, runAll, type Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import {
@@ -23,9 +25,11 @@ import {
   userRoles,
   users,
 } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import type { UserWriteDeps } from "../deps";
 import { AppError } from "../errors";
 import { hashPassword } from "../security/passwords";
+import { archivePeople, assertRoomFor } from "./archive";
 
 /** Rows per INSERT: well under PostgreSQL's 65 535 bind parameters for every table written. */
 const CHUNK = 1000;
@@ -44,6 +48,8 @@ interface ExistingUser {
   roles: Role[];
   activities: number[];
   qualifications: number[];
+  /** Archived (issue 28). */
+  former: boolean;
 }
 
 interface Lookup {
@@ -112,6 +118,7 @@ async function loadExisting(db: Db | Tx, logins: string[]): Promise<Map<string, 
         name: users.name,
         surname: users.surname,
         facilityId: users.facilityId,
+        former: sql<boolean>`${users.archivedAt} is not null`,
         roles: sql<Role[] | null>`(select array_agg(ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
         activities: sql<
           number[] | null
@@ -125,6 +132,7 @@ async function loadExisting(db: Db | Tx, logins: string[]): Promise<Map<string, 
     for (const r of rows) {
       found.set(r.fileLogin, {
         ...r,
+        former: Boolean(r.former),
         key: r.fileLogin,
         roles: r.roles ?? [],
         activities: r.activities ?? [],
@@ -137,9 +145,9 @@ async function loadExisting(db: Db | Tx, logins: string[]): Promise<Map<string, 
 
 /**
  * Decides what the import does, row by row, or lists every problem. Existing employees are
- * updated (and keep their password); a login held by staff is refused. With `deleteMissing`,
- * the employees of the facilities named in the file who are not in it are deleted — never
- * the caller, never anyone holding a staff role.
+ * updated (and keep their password); a login held by staff or a former employee is refused. With
+ * `deleteMissing`, the current employees of the facilities named in the file who are not in it
+ * are archived (issue 28) — never the caller, never anyone holding a staff role.
  */
 async function planImport(
   db: Db | Tx,
@@ -150,7 +158,11 @@ async function planImport(
   const lookup = await loadLookup(db);
   const logins = [...new Set(rows.map((r) => r.login).filter((l) => l !== ""))];
   const existing = await loadExisting(db, logins);
-  const employees = new Set([...existing.values()].filter((u) => isEmployeeOnly(u.roles)).map((u) => u.key));
+  // A former employee's login stays taken: the file cannot update them while they are archived
+  // (loginInUse below); they come back through restore, with their record.
+  const employees = new Set(
+    [...existing.values()].filter((u) => isEmployeeOnly(u.roles) && !u.former).map((u) => u.key),
+  );
   const problems = checkImportRows(
     rows,
     {
@@ -204,7 +216,7 @@ async function planImport(
         staff: sql<boolean>`exists (select 1 from "user_roles" ur where ur."user_id" = "users"."id" and ur."role" <> 'employee')`,
       })
       .from(users)
-      .where(inArray(users.facilityId, [...new Set(facilityIds)]));
+      .where(and(inArray(users.facilityId, [...new Set(facilityIds)]), currentMember));
     const inFile = new Set([...existing.values()].map((u) => u.id));
     // Sorted as a reader expects (Öztürk beside Ozturk, not after Zimmermann as in byte order).
     deletions = candidates
@@ -249,7 +261,7 @@ async function hashAll(passwords: Map<number, string>): Promise<Map<number, stri
   return hashes;
 }
 
-async function writePlan(tx: Tx, plan: Plan, hashes: Map<number, string>, now: Date): Promise<void> {
+async function writePlan(tx: Tx, actor: Actor, plan: Plan, hashes: Map<number, string>, now: Date): Promise<void> {
   const creates = plan.actions.filter((a) => a.kind === "create");
   for (const part of chunks(creates)) {
     const inserted = await tx
@@ -287,11 +299,28 @@ async function writePlan(tx: Tx, plan: Plan, hashes: Map<number, string>, now: D
       part.map((a) => ({ id: a.id, values: a.values })),
     );
   }
-  for (const part of chunks((plan.deletions ?? []).map((u) => u.id))) {
-    // Guarded again by role inside the transaction: nobody with a staff role is ever deleted.
-    const staff = tx.select({ id: userRoles.userId }).from(userRoles).where(sql`${userRoles.role} <> 'employee'`);
-    await tx.delete(users).where(and(inArray(users.id, part), notInArray(users.id, staff)));
+  const leaving = (plan.deletions ?? []).map((u) => u.id);
+  for (const part of chunks(leaving)) {
+    // Guarded again by role inside the transaction: nobody with a staff role is ever archived.
+    const staff = await tx
+      .select({ id: userRoles.userId })
+      .from(userRoles)
+      .where(and(inArray(userRoles.userId, part), sql`${userRoles.role} <> 'employee'`));
+    const held = new Set(staff.map((r) => r.id));
+    await archivePeople(
+      tx,
+      actor,
+      part.filter((id) => !held.has(id)),
+      "import",
+      now,
+    );
   }
+  const { created, updated, unchanged, deleted } = summary(plan);
+  await recordAudit(
+    tx,
+    { kind: "users.imported", actor, data: { created, updated, unchanged, archived: deleted } },
+    now,
+  );
 }
 
 async function insertLists(tx: Tx, list: { id: number; values: ResolvedRow }[]): Promise<void> {
@@ -330,7 +359,7 @@ export async function importUsers(
   const passwords = new Map<number, string>();
   for (const a of first.plan.actions) if (a.kind === "create") passwords.set(a.row, rows[a.row]?.password ?? "");
   const hashes = await hashAll(passwords);
-  const plan = await db.transaction(async (tx) => {
+  const plan = await runTransaction(db, async (tx) => {
     // The same lock as single creations: logins and the user limit hold under concurrency.
     await lockForTransaction(tx, "users");
     // Planned again under the lock: another request may have changed users while we hashed.
@@ -339,17 +368,14 @@ export async function importUsers(
     await assertUserLimit(tx, deps.maxUsers, again.plan);
     const missing = again.plan.actions.filter((a) => a.kind === "create" && !hashes.has(a.row));
     for (const a of missing) hashes.set(a.row, await hashPassword(rows[a.row]?.password ?? ""));
-    await writePlan(tx, again.plan, hashes, deps.now());
+    await writePlan(tx, actor, again.plan, hashes, deps.now());
     return again.plan;
   });
   return summary(plan);
 }
 
+/** The licence count after the import: the current members, those it creates, less those it archives. */
 async function assertUserLimit(db: Db | Tx, max: number | undefined, plan: Plan): Promise<void> {
-  if (max === undefined) return;
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   const { created, deleted } = summary(plan);
-  if ((row?.n ?? 0) + created - deleted > max) {
-    throw new AppError(ErrorCode.maxUsersReached, "Maximum number of users reached");
-  }
+  await assertRoomFor(db, max, created - deleted);
 }

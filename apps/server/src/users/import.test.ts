@@ -44,10 +44,12 @@ const row = (extra: Partial<ImportRow> = {}): ImportRow => {
   };
 };
 
-const userCount = async () => {
-  const rows = await ctx.deps.database.db.execute(sql`select count(*)::int as n from users`);
+const userCount = async (where = sql`true`) => {
+  const rows = await ctx.deps.database.db.execute(sql`select count(*)::int as n from users where ${where}`);
   return Number((rows as unknown as { rows: { n: number }[] }).rows[0]?.n);
 };
+/** The current members (issue 28: an import archives, it never removes a row). */
+const memberCount = () => userCount(sql`archived_at is null`);
 
 const search = async (query: string) =>
   (
@@ -164,7 +166,7 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     expect(await userCount()).toBe(before);
   });
 
-  it("deleteNotIncludedUsers deletes only employees of the file's facilities, never staff or the caller", async () => {
+  it("deleteNotIncludedUsers archives only employees of the file's facilities, never staff or the caller", async () => {
     const fa = cast.facilityA;
     const stay = await createUser(ctx, ["employee"], fa.id);
     const leave = await createUser(ctx, ["employee"], fa.id);
@@ -175,6 +177,7 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     expect((await importAs("superchris", [umlaut])).statusCode).toBe(200);
     const file = [row({ login: stay.login, password: "" })];
     const before = await userCount();
+    const members = await memberCount();
     const dry = await importAs("superchris", file, "?deleteNotIncludedUsers=true&dryRun=true");
     expect(dry.statusCode, dry.body).toBe(200);
     const wouldDelete = dry.json().deleted as number;
@@ -199,7 +202,8 @@ describe("POST /api/auth/admin/users with an array (CSV import)", () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ updated: 1, deleted: wouldDelete });
     expect((res.json().deleted_users as { id: number }[]).map((u) => u.id)).toEqual(ids);
-    expect(await userCount()).toBe(before - wouldDelete);
+    expect(await userCount(), "archived, not deleted").toBe(before);
+    expect(await memberCount()).toBe(members - wouldDelete);
     const remaining = new Set((await search("")).map((u) => u.id));
     expect(remaining.has(stay.id)).toBe(true);
     expect(remaining.has(leave.id)).toBe(false);

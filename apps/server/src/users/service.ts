@@ -17,6 +17,7 @@ import {
 } from "@carecampus/contract";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { currentMember } from "../access/scope";
 import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
@@ -35,13 +36,15 @@ const ROLES_OF_USER = sql<
  * The user a login names, by the one normalisation of logins (contract `loginKey`). A login with
  * an invisible or formatting character names nobody, an account stored with one before the rule
  * (issue 27) included: a login attempt with it fails as invalid credentials, like any unknown login.
+ * So does a former employee's: their login stays taken (isLoginTaken) until they are erased.
  */
 export async function findUserByLogin(db: Db | Tx, login: string) {
   if (hasInvisibleCharacters(login)) return undefined;
   const rows = await db
     .select({ id: users.id, passwordHash: users.passwordHash, facilityId: users.facilityId })
     .from(users)
-    .where(eq(users.loginKey, loginKey(login)))
+    // A former employee (archived) names nobody: their login answers like an unknown one (issue 28).
+    .where(and(eq(users.loginKey, loginKey(login)), currentMember))
     .limit(1);
   return rows[0];
 }
@@ -94,6 +97,17 @@ export function toMasterData(r: MasterDataRow): AdminUser {
     activities: r.activities ?? [],
     qualifications: r.qualifications ?? [],
   };
+}
+
+/** The administration's view of a user (the caller has been admitted by the access module). */
+export async function loadAdminUser(db: Db | Tx, id: number): Promise<AdminUser> {
+  const [row] = await db
+    .select(MASTER_DATA)
+    .from(users)
+    .leftJoin(facilities, eq(facilities.id, users.facilityId))
+    .where(eq(users.id, id));
+  if (!row) throw new AppError(ErrorCode.userNotFound, "User not found");
+  return toMasterData(row);
 }
 
 /**
@@ -307,7 +321,7 @@ export async function usersWithRole(db: Db | Tx, role: Role, facilityId: number 
     .from(users)
     .innerJoin(userRoles, eq(userRoles.userId, users.id))
     .where(
-      facilityId === null ? eq(userRoles.role, role) : and(eq(userRoles.role, role), eq(users.facilityId, facilityId)),
+      and(eq(userRoles.role, role), currentMember, facilityId === null ? undefined : eq(users.facilityId, facilityId)),
     );
   return rows.map((r) => r.id);
 }

@@ -9,8 +9,9 @@ import {
   type WikiConfirmations,
   type WikiPage,
 } from "@carecampus/contract";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
+import { currentMember } from "../access/scope";
 import type { Db } from "../db/client";
 import { facilities, users, wikiConfirmations, wikiTopics } from "../db/schema";
 import type { DbClock } from "../deps";
@@ -64,7 +65,8 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
   const people = await db
     .select({ id: users.id, name: users.name, surname: users.surname, login: users.login })
     .from(users)
-    .where(eq(users.facilityId, inView))
+    // Current members: a former employee's confirmation is kept, but they are no longer asked for one.
+    .where(and(eq(users.facilityId, inView), currentMember))
     .orderBy(asc(users.surname), asc(users.name), asc(users.id));
   const confirmations = await db
     .select({

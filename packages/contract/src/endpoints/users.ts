@@ -32,7 +32,10 @@ export const userEndpoints = {
     response: AdminUserList,
     errors: WRITES,
     tags: ["administration"],
-    description: "The users within the caller's scope, optionally searched.",
+    description:
+      "The users within the caller's scope, optionally searched; former=true lists the former employees " +
+      "(archived by a delete or an import; superusers and Super-Admins everywhere, administrators their " +
+      "facility) with the day they left (left_at).",
   },
   adminUserGet: {
     method: "GET",
@@ -57,7 +60,8 @@ export const userEndpoints = {
     description:
       "Imports users (an array as body; superuser only) in one transaction: a 400 lists every bad row; " +
       "existing employees are updated and keep their password; deleteNotIncludedUsers=true deletes the " +
-      "employees of the file's facilities it does not name; dryRun=true only counts.",
+      "employees of the file's facilities it does not name (archived: no login, out of every list, records " +
+      "kept, can be restored); dryRun=true only counts and names them.",
   },
   adminUserUpdate: {
     method: "PATCH",
@@ -76,6 +80,19 @@ export const userEndpoints = {
     response: OkResponse,
     errors: WRITES,
     tags: ["administration"],
-    description: "Deletes a user within the caller's scope.",
+    description:
+      "Deletes a user within the caller's scope: the person is archived (no login, sessions end, out of " +
+      "every list and count), their certificates, attempts and confirmations are kept, and they can be restored.",
+  },
+  adminUserRestore: {
+    method: "POST",
+    path: "/auth/admin/users/:id/restore",
+    params: UserIdParams,
+    response: AdminUser,
+    errors: WRITES,
+    tags: ["administration"],
+    description:
+      "Brings a former employee back (same login, password, roles, facility and records); 1012 when " +
+      "MAX_USERS is reached, 1002 for a current member or someone outside the caller's scope.",
   },
 } as const satisfies Record<string, EndpointSpec>;

@@ -32,12 +32,25 @@ export const AdminUser = z
   .meta({ id: "AdminUser" });
 export type AdminUser = z.infer<typeof AdminUser>;
 
+/** A user in a list: a former employee (archived, issue 28) carries the day they left. */
+export const ListedUser = AdminUser.extend({
+  /** When the person was archived (deleted, or left out by an import); only in the former list. */
+  left_at: z.iso.datetime().optional(),
+}).meta({ id: "ListedUser" });
+export type ListedUser = z.infer<typeof ListedUser>;
+
 export const AdminUserList = z
-  .object({ users: z.array(AdminUser), total: z.number().int() })
+  .object({ users: z.array(ListedUser), total: z.number().int() })
   .meta({ id: "AdminUserList" });
 export type AdminUserList = z.infer<typeof AdminUserList>;
 
-export const UserSearchQuery = z.object({ query: z.string().max(100).refine(noNul).optional() }).strict();
+export const UserSearchQuery = z
+  .object({
+    query: z.string().max(100).refine(noNul).optional(),
+    /** true: the former employees (archived) within the caller's scope instead of the current members. */
+    former: z.enum(["true", "false"]).optional(),
+  })
+  .strict();
 
 const Ids = z.array(Id).max(100);
 const UserFields = {
@@ -113,7 +126,10 @@ export const ImportQuery = z
   })
   .strict();
 
-/** An employee the import deletes because the file leaves them out. */
+/**
+ * An employee the import archives because the file leaves them out (issue 28: archived, not
+ * erased; the field names keep spec §7's "delete").
+ */
 export const ImportDeletedUser = z
   .object({
     id: z.number().int(),
@@ -129,9 +145,10 @@ export const ImportResult = z
     created: z.number().int(),
     updated: z.number().int(),
     unchanged: z.number().int(),
+    /** How many employees the import archived (or, in a dry run, would archive). */
     deleted: z.number().int(),
     /**
-     * With deleteNotIncludedUsers=true: who is (or, in a dry run, would be) deleted, by surname
+     * With deleteNotIncludedUsers=true: who is (or, in a dry run, would be) archived, by surname
      * and name, so the confirmation names them instead of giving a bare count.
      */
     deleted_users: z.array(ImportDeletedUser).optional(),
