@@ -71,7 +71,8 @@ test("an administrator deletes an employee after confirming 'Really delete this 
   await expect(card.getByTestId("user-progress")).toBeVisible();
   await card.getByRole("button", { name: "Löschen" }).click();
   const dialog = page.getByRole("dialog", { name: "Benutzer löschen" });
-  await expect(dialog.getByText("Wirklich diesen Benutzer löschen?")).toBeVisible();
+  // The spec's question, and what deleting means now (issue 28): archived, records kept, can be restored.
+  await expect(dialog.getByText(/^Wirklich diesen Benutzer löschen\? Paul Löschbar .* wird archiviert/)).toBeVisible();
   await expectAccessible(page, "the deletion confirmation");
   // Cancel keeps the user; confirm deletes.
   await dialog.getByRole("button", { name: "Abbrechen" }).click();
@@ -79,7 +80,7 @@ test("an administrator deletes an employee after confirming 'Really delete this 
   await expect(card).toHaveCount(1);
   await card.getByRole("button", { name: "Löschen" }).click();
   await dialog.getByRole("button", { name: "Löschen" }).click();
-  await expect(page.getByText("Benutzer gelöscht")).toBeVisible();
+  await expect(page.getByText("Benutzer gelöscht (archiviert)")).toBeVisible();
   await expect(page.getByText("Keine Suchergebnisse")).toBeVisible();
 });
 

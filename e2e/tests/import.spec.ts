@@ -234,7 +234,7 @@ test("files that cannot be imported say why, in English", async ({ page }) => {
   await expect(dialog.getByTestId("import-preview")).toContainText("Jane");
 });
 
-test("deleting the employees a file leaves out needs a confirmation naming them", async ({ page }) => {
+test("archiving the employees a file leaves out needs a confirmation naming them", async ({ page }) => {
   const suffix = unique();
   const { superchris } = await createTeam(page.request, ["superchris"]);
   const { token } = await apiLogin(page, superchris);
@@ -261,18 +261,18 @@ test("deleting the employees a file leaves out needs a confirmation naming them"
   const file = csv([[`Test ${suffix}`, "Mia", `mia.${suffix}`, facility, "", "", ""]]);
   await chooseFile(page, "mia.csv", "text/csv", Buffer.from(file, "utf8"));
   await expect(dialog.getByTestId("import-preview")).toContainText("(behält Passwort)");
-  await dialog.getByRole("switch", { name: "Nicht enthaltene Benutzer löschen" }).check();
+  await dialog.getByRole("switch", { name: "Nicht enthaltene Mitarbeitende archivieren" }).check();
 
   await dialog.getByRole("button", { name: "Importieren" }).click();
-  const confirm = page.getByRole("dialog", { name: "Benutzer löschen?" });
-  await expect(confirm).toContainText("werden beim Import gelöscht (1):");
+  const confirm = page.getByRole("dialog", { name: "Mitarbeitende archivieren?" });
+  await expect(confirm).toContainText("Die Datei würde 1 Mitarbeitende archivieren, die nicht in ihr stehen:");
   await expect(confirm.getByRole("listitem")).toHaveText([`Test ${suffix}, Noah (noah.${suffix})`]);
   await confirm.getByRole("button", { name: "Abbrechen" }).click();
   await expect(confirm).toBeHidden();
   await expect(dialog.getByTestId("import-result")).toHaveCount(0);
 
   await dialog.getByRole("button", { name: "Importieren" }).click();
-  await confirm.getByRole("button", { name: "Importieren und löschen" }).click();
+  await confirm.getByRole("button", { name: "Importieren und archivieren" }).click();
   await expect(dialog.getByTestId("import-unchanged")).toContainText("1");
   await expect(dialog.getByTestId("import-deleted")).toContainText("1");
   const left = await page.request.get(`/api/auth/admin/users?query=${suffix}`, { headers });

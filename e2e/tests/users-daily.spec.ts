@@ -187,7 +187,7 @@ test("collapsed user cards show login and facility: two people of the same name 
   }
 });
 
-test("the import's deletion confirmation names whom it deletes, in a list that scrolls inside the dialog", async ({
+test("the import's archive confirmation names whom it archives, in a list that scrolls inside the dialog", async ({
   page,
 }) => {
   const suffix = unique();
@@ -228,12 +228,12 @@ test("the import's deletion confirmation names whom it deletes, in a list that s
       .getByTestId("import-dropzone")
       .locator('input[type="file"]')
       .setInputFiles({ name: "mia.csv", mimeType: "text/csv", buffer: Buffer.from(file, "utf8") });
-    await dialog.getByRole("switch", { name: t("usersImport.deleteMissing") }).check();
+    await dialog.getByRole("switch", { name: t("former.importSwitch") }).check();
     await dialog.getByRole("button", { name: t("usersImport.import"), exact: true }).click();
 
-    const confirm = page.getByRole("dialog", { name: t("usersImport.deleteTitle") });
-    await expect(confirm).toContainText(t("usersImport.deleteIntro", { deleted: 30 }));
-    const list = confirm.getByRole("region", { name: t("usersImport.deleteListLabel") });
+    const confirm = page.getByRole("dialog", { name: t("former.importTitle") });
+    await expect(confirm).toContainText(t("former.importIntro", { count: 30 }));
+    const list = confirm.getByRole("region", { name: t("former.importListLabel") });
     const items = list.getByRole("listitem");
     await expect(items).toHaveCount(30);
     // Names and logins, surname first, in reading order (Öztürk before Weg), Mia not among them.
@@ -243,7 +243,7 @@ test("the import's deletion confirmation names whom it deletes, in a list that s
     await expect(list).not.toContainText(`mia.${suffix}`);
     // The long list scrolls inside the dialog; the dialog's buttons stay on screen.
     expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-    const confirmButton = confirm.getByRole("button", { name: t("usersImport.deleteConfirmButton") });
+    const confirmButton = confirm.getByRole("button", { name: t("former.importConfirmButton") });
     await expect(confirmButton).toBeInViewport();
     // The keyboard reaches the list and scrolls it.
     await list.focus();

@@ -5,11 +5,14 @@ import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
 
+/** The text of one issue's line: "earlier: …" by default, or a caller's (all issues of a former employee). */
+type LineKey = "certificateHistory.line" | "former.certificateLine";
+
 /** One earlier issue: its dates and its PDF, downloaded like the current certificate (ExpiryBadge). */
-function EarlierCertificate({ certificate }: { certificate: CertificateRef }) {
+function EarlierCertificate({ certificate, lineKey }: { certificate: CertificateRef; lineKey: LineKey }) {
   const { t } = useTranslation();
   const zone = settings["time-zone"];
-  const line = t("certificateHistory.line", {
+  const line = t(lineKey, {
     acquired: formatDate(certificate.acquired_at, zone),
     expires: formatDate(certificate.expires_at, zone),
   });
@@ -36,7 +39,13 @@ function EarlierCertificate({ certificate }: { certificate: CertificateRef }) {
  * A training's earlier certificates (renewals keep them as history, newest first): one compact
  * line per issue with its dates and a download link. Nothing when there are none.
  */
-export function CertificateHistory({ certificates }: { certificates: CertificateRef[] }) {
+export function CertificateHistory({
+  certificates,
+  lineKey = "certificateHistory.line",
+}: {
+  certificates: CertificateRef[];
+  lineKey?: LineKey;
+}) {
   if (certificates.length === 0) return null;
   return (
     <Stack
@@ -46,7 +55,7 @@ export function CertificateHistory({ certificates }: { certificates: Certificate
       data-testid="certificate-history"
     >
       {certificates.map((c) => (
-        <EarlierCertificate key={c.id} certificate={c} />
+        <EarlierCertificate key={c.id} certificate={c} lineKey={lineKey} />
       ))}
     </Stack>
   );

@@ -16,17 +16,17 @@ import {
   Group,
   Loader,
   Progress,
+  SegmentedControl,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
   Tooltip,
-  VisuallyHidden,
 } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
-import { IconAt, IconBuilding, IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
+import { IconPencil, IconSearch, IconTrash, IconUserPlus } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { call, showSuccess } from "../../api/client";
@@ -36,8 +36,10 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { useUserProgress } from "../../queries/learning";
 import { useRequiredSession } from "../../session/store";
+import { FormerUsers } from "./FormerUsers";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
+import { UserIdentity } from "./UserIdentity";
 import classes from "./users.module.css";
 
 const PROGRESS_HEIGHT = 84;
@@ -126,25 +128,7 @@ function UserCard({
             </Badge>
           ))}
         </Group>
-        {/* Login and facility tell apart two people of the same name without opening the card. */}
-        <Group gap="md" style={{ rowGap: 0 }} wrap="wrap" mt={2} data-testid="user-card-identity">
-          <Group gap={4} wrap="nowrap" miw={0}>
-            <IconAt size={14} aria-hidden style={{ flexShrink: 0 }} />
-            <Text size="sm" className={classes.identity}>
-              <VisuallyHidden>{t("users.login")}: </VisuallyHidden>
-              {user.login}
-            </Text>
-          </Group>
-          {user.facility && (
-            <Group gap={4} wrap="nowrap" miw={0}>
-              <IconBuilding size={14} aria-hidden style={{ flexShrink: 0 }} />
-              <Text size="sm" className={classes.identity}>
-                <VisuallyHidden>{t("users.facility")}: </VisuallyHidden>
-                {user.facility.name}
-              </Text>
-            </Group>
-          )}
-        </Group>
+        <UserIdentity user={user} testId="user-card-identity" />
       </Accordion.Control>
       <Accordion.Panel>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
@@ -211,11 +195,21 @@ export default function UsersPage() {
   const fullList = (all.data?.total ?? 0) < threshold ? all.data : undefined;
   const result = debounced !== "" ? (search.data ?? fullList) : listAll ? all.data : undefined;
 
+  // Current members or former employees (issue 28), for those who may see the latter.
+  const seesFormer = can(me.roles, "users.former");
+  const [people, setPeople] = useState<"current" | "former">("current");
+  const showFormer = seesFormer && people === "former";
+  const searchInput = useRef<HTMLInputElement>(null);
+  // A card that left the list (archived or restored) takes the focus with it: the search takes it.
+  const focusSearch = () => window.setTimeout(() => searchInput.current?.focus(), 0);
+
   const [toDelete, setToDelete] = useState<AdminUser | null>(null);
+  const archived = useRef(false);
   const deleteUser = async () => {
     if (!toDelete) return;
     await call(api.adminUserDelete, { params: { id: toDelete.id } });
-    showSuccess(t("success.userDeleted"));
+    archived.current = true;
+    showSuccess(t("former.archived"));
     await queryClient.invalidateQueries({ queryKey: userKeys.all });
   };
 
@@ -245,7 +239,21 @@ export default function UsersPage() {
           )}
         </Group>
       </PageHeader>
+      {seesFormer && (
+        <SegmentedControl
+          value={people}
+          onChange={(v) => setPeople(v === "former" ? "former" : "current")}
+          data={[
+            { value: "current", label: t("former.current") },
+            { value: "former", label: t("former.former") },
+          ]}
+          aria-label={t("former.filter")}
+          mb="sm"
+          data-testid="people-filter"
+        />
+      )}
       <TextInput
+        ref={searchInput}
         leftSection={<IconSearch size={16} />}
         placeholder={t("users.searchPlaceholder")}
         aria-label={t("users.search")}
@@ -255,13 +263,14 @@ export default function UsersPage() {
         size="md"
         rightSection={search.isFetching || all.isFetching ? <Loader size="xs" data-testid="search-busy" /> : null}
       />
-      {result && result.users.length === 0 && (
+      {showFormer && <FormerUsers query={debounced} roles={me.roles} onChanged={focusSearch} />}
+      {!showFormer && result && result.users.length === 0 && (
         <Alert color="gray">{debounced ? t("users.noResults") : t("users.noUsers")}</Alert>
       )}
-      {!result && debounced === "" && all.data && (
+      {!showFormer && !result && debounced === "" && all.data && (
         <Text c="dimmed">{t("users.searchHint", { count: all.data.total })}</Text>
       )}
-      {result && result.users.length > 0 && (
+      {!showFormer && result && result.users.length > 0 && (
         <Accordion variant="separated" multiple>
           {result.users.map((u) => (
             <UserCard
@@ -277,12 +286,18 @@ export default function UsersPage() {
       )}
       <ConfirmDialog
         opened={toDelete !== null}
-        title={t("users.deleteTitle")}
-        message={t("users.deleteConfirm")}
+        title={t("former.archiveTitle")}
+        message={t("former.archiveConfirm", { name: toDelete ? `${toDelete.name} ${toDelete.surname}` : "" })}
         confirmLabel={t("users.delete")}
         danger
         onConfirm={deleteUser}
-        onClose={() => setToDelete(null)}
+        onClose={() => {
+          setToDelete(null);
+          if (archived.current) {
+            archived.current = false;
+            focusSearch();
+          }
+        }}
       />
     </>
   );

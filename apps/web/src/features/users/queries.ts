@@ -6,6 +6,7 @@ import { adminListKeys } from "../../queries/admin";
 export const userKeys = {
   all: ["users"] as const,
   list: (query: string) => ["users", "list", query] as const,
+  former: (query: string) => ["users", "former", query] as const,
   one: (id: number) => ["users", "one", id] as const,
   facilities: adminListKeys.facilities,
   qualifications: ["users", "qualifications"] as const,
@@ -19,6 +20,15 @@ export const useUserSearch = (query: string, enabled: boolean) =>
     queryFn: ({ signal }) => call(api.adminUserList, { query: { query: query || undefined }, signal }),
     enabled,
     // The list stays while the next search runs: no flicker, expanded cards stay open.
+    placeholderData: keepPreviousData,
+  });
+
+/** Former employees (archived, issue 28) within the caller's scope, who left last first. */
+export const useFormerUsers = (query: string, enabled: boolean) =>
+  useQuery({
+    queryKey: userKeys.former(query),
+    queryFn: ({ signal }) => call(api.adminUserList, { query: { query: query || undefined, former: "true" }, signal }),
+    enabled,
     placeholderData: keepPreviousData,
   });
 

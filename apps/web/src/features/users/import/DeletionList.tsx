@@ -3,7 +3,7 @@ import { Box, List, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 
 /**
- * Whom the import deletes, by name and login, before anyone confirms: a count alone does not
+ * Whom the import archives, by name and login, before anyone confirms: a count alone does not
  * show that the wrong facility's file was chosen. A long list scrolls inside the dialog; the
  * region takes the keyboard focus so it can be scrolled without a mouse.
  */
@@ -13,7 +13,7 @@ export function DeletionList({ users }: { users: readonly ImportDeletedUser[] })
     <Box
       component="section"
       tabIndex={0}
-      aria-label={t("usersImport.deleteListLabel")}
+      aria-label={t("former.importListLabel")}
       data-testid="import-deletion-list"
       mah="min(40vh, 320px)"
       mb="md"

@@ -50,7 +50,7 @@ export function ImportDone({ result }: { result: ImportResult }) {
       {counts.map(([key, value, color]) => (
         <Paper key={key} withBorder p="md" data-testid={`import-${key}`}>
           <Text size="sm" c="dimmed">
-            {t(`usersImport.result.${key}`)}
+            {key === "deleted" ? t("former.resultArchived") : t(`usersImport.result.${key}`)}
           </Text>
           <Text fz={28} fw={700} c={value > 0 ? color : "dimmed"}>
             {value}

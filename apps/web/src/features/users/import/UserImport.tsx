@@ -99,7 +99,7 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
   const [deleteMissing, setDeleteMissing] = useState(false);
   const [onlyProblems, setOnlyProblems] = useState(false);
   const [checking, setChecking] = useState(false);
-  /** Who the import would delete (the dry run's list), kept while the confirmation closes. */
+  /** Who the import would archive (the dry run's list), kept while the confirmation closes. */
   const [deletions, setDeletions] = useState<readonly ImportDeletedUser[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<ImportResult | null>(null);
@@ -134,7 +134,7 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
   const start = async () => {
     if (!file) return;
     if (!deleteMissing) return importUsers.mutate({ rows: file.rows, deleteMissing: false });
-    // Deleting is not undone: a dry run counts the deletions for the confirmation first.
+    // Archiving takes people out of every list: a dry run names them for the confirmation first.
     setChecking(true);
     try {
       const preview = await postImport(file.rows, { deleteMissing: true, dryRun: true });
@@ -238,8 +238,8 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
                 checked={deleteMissing}
                 onChange={(e) => setDeleteMissing(e.currentTarget.checked)}
                 disabled={busy}
-                label={t("usersImport.deleteMissing")}
-                description={t("usersImport.deleteMissingHint")}
+                label={t("former.importSwitch")}
+                description={t("former.importSwitchHint")}
               />
               <Group>
                 <Button
@@ -271,9 +271,9 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
       )}
       <ConfirmDialog
         opened={confirming}
-        title={t("usersImport.deleteTitle")}
-        message={t("usersImport.deleteIntro", { deleted: deletions.length })}
-        confirmLabel={t("usersImport.deleteConfirmButton")}
+        title={t("former.importTitle")}
+        message={t("former.importIntro", { count: deletions.length })}
+        confirmLabel={t("former.importConfirmButton")}
         danger
         onConfirm={async () => {
           if (file) importUsers.mutate({ rows: file.rows, deleteMissing: true });
@@ -281,7 +281,7 @@ export default function UserImport({ opened, onClose }: UserImportProps) {
         onClose={() => setConfirming(false)}
       >
         <DeletionList users={deletions} />
-        <Text mb="lg">{t("usersImport.deleteConfirm")}</Text>
+        <Text mb="lg">{t("former.importConfirm")}</Text>
       </ConfirmDialog>
     </Modal>
   );
