@@ -376,7 +376,16 @@ describe("erasure requests", () => {
       retention_years: 5,
     });
     expect(answer.kept).not.toContain("preferences");
-    expect(await db().select().from(preferences).where(eq(preferences.userId, carla.id))).toEqual([]);
+    // Her settings are back at the defaults (English and dark before), and she can still change them.
+    expect(await db().select().from(preferences).where(eq(preferences.userId, carla.id))).toEqual([
+      { userId: carla.id, avatar: "female", language: "de", theme: null },
+    ]);
+    const prefs = await ctx.app.inject({
+      method: "GET",
+      url: `/api/preferences/${carla.id}`,
+      headers: bearer(carla.token),
+    });
+    expect(prefs.statusCode, prefs.body).toBe(200);
     expect(await db().select().from(notifications).where(eq(notifications.userId, carla.id))).toEqual([]);
     expect(await db().select().from(calendarFeeds).where(eq(calendarFeeds.userId, carla.id))).toEqual([]);
     expect(

@@ -5,7 +5,7 @@ import { requireUser } from "../access/scope";
 import { recordAudit } from "../audit/record";
 import type { CertificateLook } from "../certificates/service";
 import type { Db } from "../db/client";
-import { users } from "../db/schema";
+import { preferences, users } from "../db/schema";
 import { runTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { personKeys } from "./collect";
@@ -123,6 +123,8 @@ export async function requestErasure(deps: PrivacyDeps, actor: Actor, userId: nu
       return answer;
     }
     const gone = await eraseAtOnce(tx, id);
+    // Someone still working there keeps using the app: their preferences start again from the defaults.
+    if (!row.archivedAt) await tx.insert(preferences).values({ userId: id }).onConflictDoNothing();
     const answer: ErasureAnswer = {
       user_id: id,
       outcome: "partial",

@@ -38,6 +38,7 @@ import { useUserProgress } from "../../queries/learning";
 import { useRequiredSession } from "../../session/store";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
+import { UserDataDownload } from "./UserDataDownload";
 import classes from "./users.module.css";
 
 const PROGRESS_HEIGHT = 84;
@@ -183,6 +184,7 @@ function UserCard({
                 {t("users.delete")}
               </Button>
             )}
+            {canEdit && <UserDataDownload user={user} />}
           </Group>
         )}
         {showProgress && open && hasTrainings(user.roles) && <EarlierCertificates userId={user.id} />}
