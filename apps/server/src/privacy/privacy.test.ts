@@ -19,6 +19,7 @@ import {
 } from "../../test/helpers";
 import { actorRole, recordAudit, verifyAuditChain } from "../audit/record";
 import { issueCertificate } from "../certificates/service";
+import { loadConfig } from "../config";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
 import {
@@ -482,6 +483,14 @@ describe("erasure requests", () => {
 });
 
 describe("the retention job", () => {
+  it("reads RETENTION_YEARS: 5 unless set, a whole number of years from 1", () => {
+    expect(loadConfig({}).retentionYears).toBe(5);
+    expect(loadConfig({ RETENTION_YEARS: "10" }).retentionYears).toBe(10);
+    for (const bad of ["0", "2.5", "fünf", "-1"]) {
+      expect(() => loadConfig({ RETENTION_YEARS: bad }), bad).toThrow(/RETENTION_YEARS/);
+    }
+  });
+
   it("computes the period from the end of the year of the later of leaving and the last expiry, in TIME_ZONE", () => {
     const left = zonedTime(ZONE, 2020, 6, 15);
     // 00:30 on 1 January 2021 in Berlin is still 2020 in UTC.
