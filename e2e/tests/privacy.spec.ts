@@ -84,6 +84,7 @@ test("staff download a person's data from the user card", async ({ page }) => {
     text("de", "privacy.staffDownloadLabel", { name: `${employee.name} ${employee.surname}` }),
   );
   await expectAccessible(page, "user card with the data download");
+  await card.screenshot({ path: "/tmp/privacy-de-desktop-user-card.png" });
   const zip = await readDownload(page, () => link.click());
   expect(JSON.parse(zip.text("data/profile.json")).users[0].login).toBe(employee.login);
 });

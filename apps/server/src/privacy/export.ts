@@ -129,7 +129,7 @@ table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
 th, td { border: 1px solid #bbb; padding: .4rem .6rem; text-align: left; vertical-align: top; }
 thead th { background: #eef2f6; }
 td.n { text-align: right; }
-code { font-size: .9em; overflow-wrap: anywhere; }
+code { font-size: .9em; overflow-wrap: break-word; }
 </style>
 </head>
 <body>

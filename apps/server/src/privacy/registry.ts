@@ -197,7 +197,19 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         ],
         why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
       }),
-      actorLink(users.archivedBy, "Who archived a person who left"),
+      {
+        column: users.archivedBy,
+        by: "user-id",
+        role: "actor",
+        export: {
+          category: "none",
+          reason: "The archived person's account is theirs; the audit trail (user.archived) shows who archived whom.",
+        },
+        erasure: {
+          rule: "not-personal-after-erasure",
+          why: "Who archived a person who left; after erasure the reference points at the anonymised account.",
+        },
+      },
     ],
   },
   {
