@@ -32,6 +32,7 @@ import { overviewRoutes } from "./overview/routes";
 import { partnerCoursesOn } from "./partner-courses/feature";
 import { partnerCourseRoutes } from "./partner-courses/routes";
 import { preferenceRoutes } from "./preferences/routes";
+import { privacyRoutes } from "./privacy/routes";
 import { additionalQualificationRoutes } from "./qualifications/routes";
 import { registerScanLimit } from "./security/scan-limit";
 import { systemRoutes } from "./system/routes";
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(wikiRoutes);
       await api.register(partnerCourseRoutes);
       await api.register(authoringRoutes);
+      await api.register(privacyRoutes);
     },
     { prefix: "/api" },
   );

@@ -1,5 +1,6 @@
 import path from "node:path";
 import {
+  DEFAULT_RETENTION_YEARS,
   MIN_TOKEN_LIFETIME_SECONDS,
   parseSettings,
   SETTING_NAMES,
@@ -79,6 +80,16 @@ const EnvSchema = z.object({
       ctx.addIssue({ code: "custom", message: "the number of proxies in front of the server (0-99), or false" });
       return z.NEVER;
     }),
+  /**
+   * Years a former employee's training record is kept, counted from the end of the year they
+   * left or their last certificate expired, the later (README "Retention").
+   */
+  RETENTION_YEARS: z.coerce
+    .number()
+    .int({ error: "a whole number of years" })
+    .min(1, { error: "at least 1 year: the record proves trainings to inspectors" })
+    .max(100)
+    .default(DEFAULT_RETENTION_YEARS),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: z.string().optional(),
   /* External courses of a partner provider (docs/partner-contract.md). */
@@ -176,6 +187,8 @@ export interface Config {
    */
   trustProxyHops: number;
   logLevel: string;
+  /** RETENTION_YEARS: how long a former employee's training record is kept (privacy/retention.ts). */
+  retentionYears: number;
   webDist: string;
   /**
    * TIME_ZONE (default Europe/Berlin): the zone every calendar day is counted in, never the
@@ -297,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxSeconds: Math.round(e.SESSION_MAX_HOURS * 3600),
     trustProxyHops: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    retentionYears: e.RETENTION_YEARS,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
     timeZone: settings["time-zone"],
     settings,

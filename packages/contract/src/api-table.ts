@@ -109,4 +109,8 @@ export const apiTable = {
   wikiSearch: { method: "GET", path: "/wiki/search" },
   wikiImageUpload: { method: "POST", path: "/wiki/images" },
   staticWikiImage: { method: "GET", path: "/static/wiki/:id", kind: "download" },
+  accountExport: { method: "GET", path: "/account/export", kind: "download" },
+  adminUserExport: { method: "GET", path: "/auth/admin/users/:id/export", kind: "download" },
+  accountErasureRequest: { method: "POST", path: "/account/erasure-request" },
+  adminUserErasure: { method: "POST", path: "/auth/admin/users/:id/erasure" },
 } as const satisfies ApiTable;

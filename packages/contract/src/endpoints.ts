@@ -15,6 +15,7 @@ import { notificationEndpoints } from "./endpoints/notifications";
 import { overviewEndpoints } from "./endpoints/overview";
 import { partnerCourseEndpoints } from "./endpoints/partner-courses";
 import { preferenceEndpoints } from "./endpoints/preferences";
+import { privacyEndpoints } from "./endpoints/privacy";
 import { qualificationEndpoints } from "./endpoints/qualifications";
 import { systemEndpoints } from "./endpoints/system";
 import { adminUsersPost, userEndpoints } from "./endpoints/users";
@@ -60,6 +61,7 @@ const table = {
   ...assignmentEndpoints,
   ...qualificationEndpoints,
   ...wikiEndpoints,
+  ...privacyEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;

@@ -5,7 +5,7 @@ import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
-import { renderCertificate } from "./pdf";
+import { type CertificateData, renderCertificate } from "./pdf";
 
 /** What issuing needs of a training: its validity, its points and the certificate held now. */
 export interface CertifiedTraining {
@@ -167,7 +167,19 @@ export async function certificatePdf(
   assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
   const partner = await partnerPdf(db, { certificateId: id });
   if (partner) return { pdf: partner.pdf, filename: partner.filename };
-  const pdf = await renderCertificate({
+  const pdf = await renderCertificate(certificateData(row, look));
+  return {
+    pdf,
+    filename: `Zertifikat-${fileNamePart(row.training)}-${fileNamePart(`${row.name}-${row.surname}`)}.pdf`,
+  };
+}
+
+/** An issued certificate as its row and its person say, to be printed as `look` says. */
+export type IssuedCertificate = Omit<CertificateData, "verificationCode" | "zone"> & { code: string };
+
+/** What the PDF of an issued certificate prints. */
+export function certificateData(row: IssuedCertificate, look: CertificateLook): CertificateData {
+  return {
     name: row.name,
     surname: row.surname,
     training: row.training,
@@ -180,18 +192,21 @@ export async function certificatePdf(
     passive: row.passive,
     legalBasis: look.legalBasis ? row.legalBasis : null,
     zone: look.zone,
-  });
-  // Names keep their letters (the download's filename* carries them; http/attachment.ts spells
-  // an ASCII fallback); only what a file name cannot hold goes.
-  const slug = (s: string) =>
-    [
-      ...s
-        .normalize("NFC")
-        .replace(/[\p{C}\\/:*?"<>|]/gu, "")
-        .trim()
-        .replace(/\s+/g, "-"),
-    ]
-      .slice(0, 60)
-      .join("");
-  return { pdf, filename: `Zertifikat-${slug(row.training)}-${slug(`${row.name}-${row.surname}`)}.pdf` };
+  };
+}
+
+/**
+ * A part of a download's file name: names keep their letters (the download's filename* carries
+ * them; http/attachment.ts spells an ASCII fallback); only what a file name cannot hold goes.
+ */
+export function fileNamePart(s: string): string {
+  return [
+    ...s
+      .normalize("NFC")
+      .replace(/[\p{C}\\/:*?"<>|]/gu, "")
+      .trim()
+      .replace(/\s+/g, "-"),
+  ]
+    .slice(0, 60)
+    .join("");
 }

@@ -3,6 +3,7 @@ import { type AdvisoryKey, advisoryKey } from "../db/locks";
 import type { AppDeps } from "../deps";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
+import { runRetentionJob } from "../privacy/retention";
 import { pruneRateLimits } from "../security/limits";
 import { deleteUnusedChunks } from "../storage/cleanup";
 
@@ -17,6 +18,7 @@ export const JOB_LOCKS = {
   calendarReminders: advisoryKey("jobs", 3),
   rateLimitCleanup: advisoryKey("jobs", 4),
   storageCleanup: advisoryKey("jobs", 5),
+  retention: advisoryKey("jobs", 6),
 } as const;
 
 export const JOB_NAMES = {
@@ -25,6 +27,7 @@ export const JOB_NAMES = {
   calendarReminders: "calendar-reminders",
   rateLimitCleanup: "rate-limit-cleanup",
   storageCleanup: "storage-cleanup",
+  retention: "retention",
 } as const;
 
 export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
@@ -114,6 +117,18 @@ export const JOBS: readonly Job[] = [
     report(result, log) {
       const r = result as Awaited<ReturnType<typeof deleteUnusedChunks>>;
       if (r.files > 0) log.info({ job: JOB_NAMES.storageCleanup, ...r }, "storage cleanup: unused uploads deleted");
+    },
+  },
+  {
+    name: JOB_NAMES.retention,
+    // Every day at 03:30 in TIME_ZONE: erases former employees whose RETENTION_YEARS ended
+    // (a year ends at midnight of TIME_ZONE; the first run after it erases).
+    pattern: "30 3 * * *",
+    lock: JOB_LOCKS.retention,
+    run: (deps, now) => runRetentionJob(deps, now),
+    report(result, log) {
+      const r = result as Awaited<ReturnType<typeof runRetentionJob>>;
+      if (r.erased > 0) log.info({ job: JOB_NAMES.retention, ...r }, "retention: former employees erased");
     },
   },
 ];

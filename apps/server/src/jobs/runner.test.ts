@@ -57,6 +57,7 @@ describe("the job catalogue", () => {
       JOB_NAMES.mailSender,
       JOB_NAMES.rateLimitCleanup,
       JOB_NAMES.storageCleanup,
+      JOB_NAMES.retention,
     ]);
     expect(new Set(JOBS.map((j) => `${j.lock.namespace}:${j.lock.id}`)).size).toBe(JOBS.length);
     expect(JOBS.map((j) => j.lock)).toEqual([
@@ -65,6 +66,7 @@ describe("the job catalogue", () => {
       JOB_LOCKS.mailSender,
       JOB_LOCKS.rateLimitCleanup,
       JOB_LOCKS.storageCleanup,
+      JOB_LOCKS.retention,
     ]);
   });
 });

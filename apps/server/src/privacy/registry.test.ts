@@ -4,6 +4,7 @@ import { is, sql } from "drizzle-orm";
 import { type AnyPgColumn, getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../test/helpers";
+import type { Db, Tx } from "../db/client";
 import * as schema from "../db/schema";
 import { PRIVACY_REGISTRY } from "./registry";
 
@@ -151,8 +152,10 @@ describe("the privacy registry against the migrated database", () => {
   const query = async <T extends Record<string, unknown>>(statement: ReturnType<typeof sql>) =>
     (await ctx.deps.database.db.execute<T>(statement)).rows;
 
-  it("declares every foreign key to a user that the migrations made", async () => {
-    const keys = await query<{ from_table: string; from_column: string; to_table: string; to_column: string }>(sql`
+  /** The database's foreign keys to a user that the registry does not declare (none of them when it is complete). */
+  async function undeclaredUserReferences(db: Db | Tx): Promise<string[]> {
+    const keys = (
+      await db.execute<{ from_table: string; from_column: string; to_table: string; to_column: string }>(sql`
       select kcu.table_name as from_table, kcu.column_name as from_column,
              ref.table_name as to_table, ref.column_name as to_column
         from information_schema.referential_constraints rc
@@ -162,15 +165,42 @@ describe("the privacy registry against the migrated database", () => {
           on ref.constraint_schema = rc.unique_constraint_schema and ref.constraint_name = rc.unique_constraint_name
          and ref.ordinal_position = kcu.position_in_unique_constraint
        where kcu.table_schema = 'public'
-       order by 1, 2`);
+       order by 1, 2`)
+    ).rows;
     expect(keys.length).toBeGreaterThan(0);
-    const missing = keys
+    return keys
       .filter((k) => namesAUser(k.to_table, k.to_column) && !userIdLinks.has(`${k.from_table}.${k.from_column}`))
       .map((k) => `${k.from_table}.${k.from_column} references ${k.to_table}.${k.to_column}`);
+  }
+
+  it("declares every foreign key to a user that the migrations made", async () => {
+    const missing = await undeclaredUserReferences(ctx.deps.database.db);
     expect(
       missing,
       `the database has undeclared user references (a migration without schema.ts?):\n${missing.join("\n")}`,
     ).toEqual([]);
+  });
+
+  it("reports a user reference a migration adds without declaring it (shown on a table that is rolled back)", async () => {
+    const rollback = new Error("rollback");
+    let found: string[] = [];
+    await expect(
+      ctx.deps.database.db.transaction(async (tx) => {
+        // What a careless migration would do: a new table naming its author, and a new column on an old one.
+        await tx.execute(
+          sql`create table "scratch_notes" (id serial primary key, written_by integer references users(id))`,
+        );
+        await tx.execute(sql`alter table "certificates" add column "checked_by" integer references users(id)`);
+        found = await undeclaredUserReferences(tx);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    expect(found).toEqual([
+      "certificates.checked_by references users.id",
+      "scratch_notes.written_by references users.id",
+    ]);
+    // Rolled back: the database is complete again.
+    expect(await undeclaredUserReferences(ctx.deps.database.db)).toEqual([]);
   });
 
   it("has every table of the registry, with its columns, and no table schema.ts lacks", async () => {

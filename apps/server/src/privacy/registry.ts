@@ -5,6 +5,8 @@
 // registry.test.ts fails when the schema or a migration adds a user reference that is not here.
 //
 // Entries name Drizzle columns, not strings: a renamed or dropped column fails to compile.
+import { type ExportCategory, loginKey, type PrivacyPart, personName } from "@carecampus/contract";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   auditLog,
@@ -34,18 +36,8 @@ import {
   wikiRevisions,
 } from "../db/schema";
 
-/** The file of the employee's export (a ZIP with one JSON per category) a row goes into. */
-export type ExportCategory =
-  | "profile"
-  | "preferences"
-  | "progress"
-  | "answers"
-  | "certificates"
-  | "help"
-  | "confirmations"
-  | "calendar"
-  | "notifications"
-  | "audit";
+/** The file of the employee's export (a ZIP with one JSON per category) a row goes into (contract rules/privacy.ts). */
+export type { ExportCategory };
 
 export type ExportRule = { category: ExportCategory } | { category: "none"; reason: string };
 
@@ -71,8 +63,11 @@ export type Replacement =
  * anonymously (progress, certificates, attendance) and name nobody.
  */
 export type ErasureRule =
-  /** The person's rows are deleted. */
-  | { rule: "delete"; why: string }
+  /**
+   * The person's rows are deleted. `atOnce`: they prove nothing, so an erasure request deletes
+   * them at once, before the retention ends (the part of the data the answer names).
+   */
+  | { rule: "delete"; why: string; atOnce?: PrivacyPart }
   /** The rows stay; the listed columns get their replacement. */
   | { rule: "anonymise"; set: readonly { column: AnyPgColumn; to: Replacement }[]; why: string }
   /** The rows stay as they are: besides the link to the anonymised users row they hold nothing personal. */
@@ -81,7 +76,7 @@ export type ErasureRule =
    * Short-lived rows that their own job removes well within the retention period (a lapsed
    * limit window); erasure deletes whatever is still there.
    */
-  | { rule: "keep-until-retention"; why: string }
+  | { rule: "keep-until-retention"; why: string; atOnce?: PrivacyPart }
   /**
    * The person is named here only through the user reference (as the one who acted), which
    * points at the anonymised users row after erasure; the row is someone else's record.
@@ -99,8 +94,40 @@ export interface PersonLink {
   /** subject: the row is about this person; actor: the person did something to someone's row; mentioned: named inside another person's row. */
   role: "subject" | "actor" | "mentioned";
   how?: string;
+  /** A link without a user id: the condition that finds the person's rows (the export and erasure use it). */
+  match?: (person: PersonKeys) => SQL;
+  /**
+   * An actor link: the personal columns (or keys of a JSON column) that describe the actor, not
+   * the row's subject (the author's name and remark). The export shows an actor these and
+   * withholds them from everyone else the row is about.
+   */
+  owns?: readonly Owned[];
   export: ExportRule;
   erasure: ErasureRule;
+}
+
+/** A personal column, or one key of a JSON column, that belongs to a link's person. */
+export type Owned = AnyPgColumn | { column: AnyPgColumn; key: string };
+
+/** What finds a person's rows where no user id does. */
+export interface PersonKeys {
+  id: number;
+  login: string;
+  name: string;
+  surname: string;
+  email: string | null;
+}
+
+/**
+ * Rows of a table that are the person's to receive although someone else wrote them (a reply to
+ * their help request), reached through a column of their own rows that holds the row's key.
+ * The export gives the listed columns and the table's non-personal ones; nothing of the author.
+ */
+export interface Received {
+  key: AnyPgColumn;
+  through: AnyPgColumn;
+  category: ExportCategory;
+  columns: readonly AnyPgColumn[];
 }
 
 export interface PersonalColumn {
@@ -115,6 +142,8 @@ export interface PrivacyEntry {
   personal: readonly PersonalColumn[];
   /** Every way a row names a person; each user reference of the table is one. */
   links: readonly PersonLink[];
+  /** Rows written by others that the person received (exported, erased with the author's rules). */
+  received?: readonly Received[];
 }
 
 /** The row is about the person its user id names. */
@@ -168,7 +197,19 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         ],
         why: "The row stays so progress, certificates and attendance still count in their facility, naming nobody.",
       }),
-      actorLink(users.archivedBy, "Who archived a person who left"),
+      {
+        column: users.archivedBy,
+        by: "user-id",
+        role: "actor",
+        export: {
+          category: "none",
+          reason: "The archived person's account is theirs; the audit trail (user.archived) shows who archived whom.",
+        },
+        erasure: {
+          rule: "not-personal-after-erasure",
+          why: "Who archived a person who left; after erasure the reference points at the anonymised account.",
+        },
+      },
     ],
   },
   {
@@ -190,6 +231,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       subjectLink(preferences.userId, "preferences", {
         rule: "delete",
         why: "Only of use to the person; nothing is counted from it.",
+        atOnce: "preferences",
       }),
     ],
   },
@@ -217,16 +259,23 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       subjectLink(notifications.userId, "notifications", {
         rule: "delete",
         why: "Messages to the person; nothing is counted from them.",
+        atOnce: "notifications",
       }),
       {
         column: notifications.customMessage,
         by: "embedded",
         role: "mentioned",
         how: "A PASSWORD_RESET_REQUEST notice to the administrators holds the requester's login, name and surname in values.",
+        match: (p) =>
+          and(
+            eq(notifications.type, "PASSWORD_RESET_REQUEST"),
+            sql`${notifications.customMessage}->'values'->>'login' = ${p.login}`,
+          ) as SQL,
         export: { category: "none", reason: "It is a message to the administrators, not to the person named." },
         erasure: {
           rule: "delete",
           why: "The notice exists only to name the requester; without the name it says nothing.",
+          atOnce: "notifications",
         },
       },
     ],
@@ -291,6 +340,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         column: helpReplies.authorId,
         by: "user-id",
         role: "actor",
+        owns: [helpReplies.authorName, helpReplies.text],
         export: { category: "help" },
         erasure: {
           rule: "anonymise",
@@ -299,6 +349,8 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         },
       },
     ],
+    // The reply a learner got to their request: its text is theirs to receive, its author's name not.
+    received: [{ key: helpReplies.id, through: helpRequests.replyId, category: "help", columns: [helpReplies.text] }],
   },
   {
     table: helpRequests,
@@ -328,6 +380,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         column: questionContentFlags.flaggedBy,
         by: "user-id",
         role: "actor",
+        owns: [questionContentFlags.flaggedByName, questionContentFlags.note],
         export: { category: "audit" },
         erasure: {
           rule: "anonymise",
@@ -407,7 +460,11 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         by: "user-id",
         role: "subject",
         export: { category: "none", reason: "A job's bookkeeping; the reminders themselves are in notifications." },
-        erasure: { rule: "delete", why: "Of no use once the event is past; nothing is counted from it." },
+        erasure: {
+          rule: "delete",
+          why: "Of no use once the event is past; nothing is counted from it.",
+          atOnce: "reminders",
+        },
       },
     ],
   },
@@ -424,7 +481,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         by: "user-id",
         role: "subject",
         export: { category: "none", reason: "Only a hash of a secret: it tells the person nothing and is no key." },
-        erasure: { rule: "delete", why: "The feed must stop opening the calendar." },
+        erasure: { rule: "delete", why: "The feed must stop opening the calendar.", atOnce: "calendar-feed" },
       },
     ],
   },
@@ -438,10 +495,19 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         by: "limit-key",
         role: "subject",
         how: "password:user:<id>, password:login:<login key>, rename:<id>, help:<id>, forgot:login:<login key>; ip:/forgot:ip:/errors:ip: hold an address.",
+        match: (p) =>
+          inArray(rateLimits.key, [
+            `password:user:${p.id}`,
+            `rename:${p.id}`,
+            `help:${p.id}`,
+            `password:login:${loginKey(p.login)}`,
+            `forgot:login:${loginKey(p.login)}`,
+          ]),
         export: { category: "none", reason: "Security counters of minutes to hours, not a record about the person." },
         erasure: {
           rule: "keep-until-retention",
           why: "The limits job deletes rows whose window lapsed; erasure deletes any of the person's keys left.",
+          atOnce: "security-counters",
         },
       },
     ],
@@ -462,8 +528,13 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         by: "email",
         role: "subject",
         how: "The person's e-mail address among the recipients.",
+        match: (p) => (p.email ? sql`${p.email} = any(${mailOutbox.recipients})` : sql`false`),
         export: { category: "none", reason: "Copies of mails the person received in their own mailbox." },
-        erasure: { rule: "delete", why: "A sent mail's copy serves no purpose here; its text may name the person." },
+        erasure: {
+          rule: "delete",
+          why: "A sent mail's copy serves no purpose here; its text may name the person.",
+          atOnce: "mails",
+        },
       },
     ],
   },
@@ -476,7 +547,8 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         column: wikiPages.releasedBy,
         by: "name",
         role: "actor",
-        how: "The releaser's display name as it was at the release, with no user id.",
+        how: "The releaser's display name as it was at the release, with no user id (a namesake's release name goes too).",
+        match: (p) => (personName(p) ? eq(wikiPages.releasedBy, personName(p)) : sql`false`),
         export: { category: "audit" },
         erasure: {
           rule: "anonymise",
@@ -499,6 +571,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         column: wikiRevisions.authorId,
         by: "user-id",
         role: "actor",
+        owns: [wikiRevisions.authorName, wikiRevisions.summary],
         export: { category: "audit" },
         erasure: {
           rule: "anonymise",
@@ -536,6 +609,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         column: auditLog.actorId,
         by: "user-id",
         role: "actor",
+        owns: [{ column: auditLog.personal, key: "actor" }],
         export: { category: "audit" },
         erasure: {
           rule: "anonymise",

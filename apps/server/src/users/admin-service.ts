@@ -11,7 +11,7 @@ import {
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
-import { and, asc, desc, eq, inArray, isNotNull, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { currentMember, requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
@@ -54,7 +54,10 @@ export async function listUsers(
   if (former) assertMay(actor, "users.former");
   const q = (query ?? "").normalize("NFC").trim();
   const words = q.split(/\s+/).filter(Boolean).slice(0, 5);
-  const conditions = [userScope(actor), former ? isNotNull(users.archivedAt) : currentMember];
+  const conditions = [
+    userScope(actor),
+    former ? and(isNotNull(users.archivedAt), isNull(users.erasedAt)) : currentMember,
+  ];
   for (const w of words) {
     // Names in their search form ('mueller' finds Müller, 'lefevre' Lefèvre: contract searchKey),
     // logins in their one normalised form (contract loginKey).

@@ -84,6 +84,9 @@ export async function restoreUser(deps: UserWriteDeps, actor: Actor, id: number)
   return runTransaction(deps.db, async (tx) => {
     await lockForTransaction(tx, "users");
     const target = await requireUser(tx, actor, "user.restore", id, "former");
+    // An erased person (retention, erasure request) has no name or login left to bring back.
+    const [erased] = await tx.select({ at: users.erasedAt }).from(users).where(eq(users.id, id));
+    if (erased?.at) throw new AppError(ErrorCode.userNotFound, "User not found");
     await assertRoomFor(tx, deps.maxUsers, 1);
     const now = deps.now();
     await tx.update(users).set({ archivedAt: null, archivedBy: null, updatedAt: now }).where(eq(users.id, id));

@@ -11,6 +11,8 @@ interface ConfirmDialogProps {
   danger?: boolean;
   /** What the confirmation is about in detail (e.g. the names it touches), below the message. */
   children?: ReactNode;
+  /** False when the confirmed action shows its result and moves the focus there itself. */
+  returnFocus?: boolean;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }
@@ -23,6 +25,7 @@ export function ConfirmDialog({
   confirmLabel,
   danger,
   children,
+  returnFocus = true,
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
@@ -34,7 +37,14 @@ export function ConfirmDialog({
   });
   const busy = confirm.isPending;
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered closeOnClickOutside={!busy}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      closeOnClickOutside={!busy}
+      returnFocus={returnFocus}
+    >
       <Text mb="lg">{message}</Text>
       {children}
       <Group justify="flex-end">

@@ -14,6 +14,7 @@ import { ApiError, call, showError, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { sessionStore, useRequiredSession } from "../../session/store";
 import { CalendarFeedPanel } from "./CalendarFeedPanel";
+import { PrivacyPanel } from "./PrivacyPanel";
 
 function Panel({ title, onSubmit, children }: { title: string; onSubmit: () => Promise<void>; children: ReactNode }) {
   const submit = (e: FormEvent) => {
@@ -202,6 +203,7 @@ export default function AccountPage() {
         <EmailPanel user={user} />
       </SimpleGrid>
       <CalendarFeedPanel />
+      <PrivacyPanel />
     </>
   );
 }

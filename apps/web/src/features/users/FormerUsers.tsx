@@ -10,6 +10,7 @@ import { CertificateHistory } from "../../components/CertificateHistory";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { useUserProgress } from "../../queries/learning";
 import { useFormerUsers, userKeys } from "./queries";
+import { UserDataDownload } from "./UserDataDownload";
 import { UserIdentity } from "./UserIdentity";
 
 /** Every certificate a former employee held, per training, each with its dates and PDF. */
@@ -69,13 +70,15 @@ function FormerCard({
         </UserIdentity>
       </Accordion.Control>
       <Accordion.Panel>
-        {canRestore && (
-          <Group mb="md">
+        <Group mb="md" gap="xs">
+          {canRestore && (
             <Button size="xs" variant="light" leftSection={<IconRestore size={14} />} onClick={() => onRestore(user)}>
               {t("former.restore")}
             </Button>
-          </Group>
-        )}
+          )}
+          {/* A former employee's data export (GDPR Art. 15): the same ZIP as for a current one. */}
+          <UserDataDownload user={user} />
+        </Group>
         {open && <FormerCertificates userId={user.id} />}
       </Accordion.Panel>
     </Accordion.Item>

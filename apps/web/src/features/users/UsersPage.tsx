@@ -39,6 +39,7 @@ import { useRequiredSession } from "../../session/store";
 import { FormerUsers } from "./FormerUsers";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
+import { UserDataDownload } from "./UserDataDownload";
 import { UserIdentity } from "./UserIdentity";
 import classes from "./users.module.css";
 
@@ -167,6 +168,7 @@ function UserCard({
                 {t("users.delete")}
               </Button>
             )}
+            {canEdit && <UserDataDownload user={user} />}
           </Group>
         )}
         {showProgress && open && hasTrainings(user.roles) && <EarlierCertificates userId={user.id} />}
