@@ -108,4 +108,7 @@ export const apiTable = {
   wikiSearch: { method: "GET", path: "/wiki/search" },
   wikiImageUpload: { method: "POST", path: "/wiki/images" },
   staticWikiImage: { method: "GET", path: "/static/wiki/:id", kind: "download" },
+  auditList: { method: "GET", path: "/audit" },
+  auditExport: { method: "GET", path: "/audit", kind: "download" },
+  auditVerify: { method: "GET", path: "/audit/verify" },
 } as const satisfies ApiTable;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountEndpoints } from "./endpoints/account";
 import { assignmentEndpoints } from "./endpoints/assignments";
+import { auditEndpoints, auditGet } from "./endpoints/audit";
 import { authEndpoints } from "./endpoints/auth";
 import { authoringEndpoints } from "./endpoints/authoring";
 import { calendarEndpoints } from "./endpoints/calendar";
@@ -20,6 +21,7 @@ import { systemEndpoints } from "./endpoints/system";
 import { adminUsersPost, userEndpoints } from "./endpoints/users";
 import { wikiEndpoints } from "./endpoints/wiki";
 import { AdminUser, ImportQuery, ImportResult, ImportUsers, UserCreate } from "./schemas/admin";
+import { AuditExportQuery, AuditPage, AuditQuery } from "./schemas/audit";
 import { ErrorBody } from "./schemas/error-body";
 
 export { CertificateQuery } from "./endpoints/certificates";
@@ -60,6 +62,7 @@ const table = {
   ...assignmentEndpoints,
   ...qualificationEndpoints,
   ...wikiEndpoints,
+  ...auditEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;
@@ -90,6 +93,15 @@ export const sharedRoutes = {
     response: z.union([AdminUser, ImportResult]),
     description: `${endpoints.adminUserCreate.description} ${endpoints.adminUserImport.description}`,
     variants: ["adminUserCreate", "adminUserImport"],
+  },
+  auditGet: {
+    ...auditGet,
+    name: "auditGet",
+    kind: "json",
+    query: z.union([AuditQuery, AuditExportQuery]),
+    response: AuditPage,
+    description: `${endpoints.auditList.description} ${endpoints.auditExport.description}`,
+    variants: ["auditList", "auditExport"],
   },
 } as const satisfies Record<string, Endpoint & { variants: readonly EndpointName[] }>;
 
