@@ -10,6 +10,7 @@ import {
   validatorCompiler,
 } from "fastify-type-provider-zod";
 import { assignmentRoutes } from "./assignments/routes";
+import { auditRoutes } from "./audit/routes";
 import { authRoutes } from "./auth/routes";
 import { authoringRoutes } from "./authoring/routes";
 import { calendarRoutes } from "./calendar/routes";
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(partnerCourseRoutes);
       await api.register(authoringRoutes);
       await api.register(privacyRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: "/api" },
   );

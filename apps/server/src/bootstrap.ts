@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { AppDeps } from "./app";
+import { recordStartSettings } from "./audit/settings";
 import { createTokenService, loadSecret } from "./auth/tokens";
 import type { Config } from "./config";
 import { loadPackage } from "./content/package";
@@ -63,6 +64,8 @@ export async function createDeps(
   const database = await openConfiguredDatabase(config);
   try {
     const seed = await seedFirstStart(database.db, config, new Date());
+    // The audit trail keeps the settings each start ran with (decision 21), once per change.
+    await recordStartSettings(database.db, config, new Date());
     const now = () => new Date();
     const deps: AppDeps = {
       config,

@@ -113,4 +113,7 @@ export const apiTable = {
   adminUserExport: { method: "GET", path: "/auth/admin/users/:id/export", kind: "download" },
   accountErasureRequest: { method: "POST", path: "/account/erasure-request" },
   adminUserErasure: { method: "POST", path: "/auth/admin/users/:id/erasure" },
+  auditList: { method: "GET", path: "/audit" },
+  auditExport: { method: "GET", path: "/audit", kind: "download" },
+  auditVerify: { method: "GET", path: "/audit/verify" },
 } as const satisfies ApiTable;

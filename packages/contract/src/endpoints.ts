@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { accountEndpoints } from "./endpoints/account";
 import { assignmentEndpoints } from "./endpoints/assignments";
+import { auditEndpoints, auditGet } from "./endpoints/audit";
 import { authEndpoints } from "./endpoints/auth";
 import { authoringEndpoints } from "./endpoints/authoring";
 import { calendarEndpoints } from "./endpoints/calendar";
@@ -21,6 +22,7 @@ import { systemEndpoints } from "./endpoints/system";
 import { adminUsersPost, userEndpoints } from "./endpoints/users";
 import { wikiEndpoints } from "./endpoints/wiki";
 import { AdminUser, ImportQuery, ImportResult, ImportUsers, UserCreate } from "./schemas/admin";
+import { AuditExportQuery, AuditPage, AuditQuery } from "./schemas/audit";
 import { ErrorBody } from "./schemas/error-body";
 
 export { CertificateQuery } from "./endpoints/certificates";
@@ -62,6 +64,7 @@ const table = {
   ...qualificationEndpoints,
   ...wikiEndpoints,
   ...privacyEndpoints,
+  ...auditEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;
@@ -92,6 +95,15 @@ export const sharedRoutes = {
     response: z.union([AdminUser, ImportResult]),
     description: `${endpoints.adminUserCreate.description} ${endpoints.adminUserImport.description}`,
     variants: ["adminUserCreate", "adminUserImport"],
+  },
+  auditGet: {
+    ...auditGet,
+    name: "auditGet",
+    kind: "json",
+    query: z.union([AuditQuery, AuditExportQuery]),
+    response: AuditPage,
+    description: `${endpoints.auditList.description} ${endpoints.auditExport.description}`,
+    variants: ["auditList", "auditExport"],
   },
 } as const satisfies Record<string, Endpoint & { variants: readonly EndpointName[] }>;
 

@@ -2,6 +2,8 @@ import { type Catalogue, ErrorCode, type TrainingMatrix, type TrainingMatrixSave
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { requireUser } from "../access/scope";
+import { auditSubject } from "../audit/people";
+import { recordAudit } from "../audit/record";
 import { type Db, runAll, type Tx } from "../db/client";
 import { topics, trainingMatrices, trainingMatrixEntries, trainings } from "../db/schema";
 import { AppError } from "../errors";
@@ -106,6 +108,26 @@ export async function getTrainingMatrix(db: Db, actor: Actor, userId: number): P
  */
 export async function writeTrainingMatrix(
   tx: Tx,
+  at: { userId: number; actor: Actor; now: Date },
+  wanted: { topicId?: number; id: number }[] | null,
+): Promise<void> {
+  const before = await assignedTrainingIds(tx, at.userId);
+  await replaceMatrix(tx, { userId: at.userId, by: at.actor.id, now: at.now }, wanted);
+  const after = await assignedTrainingIds(tx, at.userId);
+  const sorted = (ids: Set<number> | null) => (ids === null ? null : [...ids].sort((a, b) => a - b));
+  const [was, is] = [sorted(before), sorted(after)];
+  if (JSON.stringify(was) === JSON.stringify(is)) return;
+  // The audit trail (decision 21): the assigned trainings before and after; null is "all of them".
+  const subject = await auditSubject(tx, at.userId);
+  await recordAudit(
+    tx,
+    { kind: "matrix.changed", actor: at.actor, ...subject, data: { before: was, after: is } },
+    at.now,
+  );
+}
+
+async function replaceMatrix(
+  tx: Tx,
   at: { userId: number; by: number; now: Date },
   wanted: { topicId?: number; id: number }[] | null,
 ): Promise<void> {
@@ -159,7 +181,7 @@ export async function saveTrainingMatrix(
     const wanted = input.topics.flatMap((topic) =>
       topic.trainings.map((t) => ({ topicId: topic.topic_id, id: t.training_id })),
     );
-    await writeTrainingMatrix(tx, { userId: target.id, by: actor.id, now }, wanted);
+    await writeTrainingMatrix(tx, { userId: target.id, actor, now }, wanted);
     return loadMatrix(tx, target.id);
   });
 }

@@ -56,15 +56,17 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.authoringBankImport, bank, (request) =>
     importBank(clock(), actorOf(request), request.params.id, request.body),
   );
-  route(app, endpoints.authoringTopicCreate, user, (request) => saveTopic(db, actorOf(request), null, request.body));
+  route(app, endpoints.authoringTopicCreate, user, (request) =>
+    saveTopic(clock(), actorOf(request), null, request.body),
+  );
   route(app, endpoints.authoringTopicSave, user, (request) =>
-    saveTopic(db, actorOf(request), request.params.id, request.body),
+    saveTopic(clock(), actorOf(request), request.params.id, request.body),
   );
   route(app, endpoints.authoringTrainingCreate, user, (request) =>
-    saveTraining(db, actorOf(request), null, request.body),
+    saveTraining(clock(), actorOf(request), null, request.body),
   );
   route(app, endpoints.authoringTrainingSave, user, (request) =>
-    saveTraining(db, actorOf(request), request.params.id, request.body),
+    saveTraining(clock(), actorOf(request), request.params.id, request.body),
   );
 
   // Images and videos come as the raw body with their type, streamed into storage; the role and

@@ -17,6 +17,8 @@ import {
 import { and, asc, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayEditContent, decide, mayEditQuestionnaire, ownedBy } from "../access/policy";
 import { currentMember } from "../access/scope";
+import { changedValues } from "../audit/changes";
+import { recordAudit } from "../audit/record";
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
 import type { Db, Tx } from "../db/client";
@@ -282,17 +284,38 @@ export async function createQuestionnaire(
         status: "draft",
       })
       .returning({ id: questionnaires.id });
-    return (row as { id: number }).id;
+    const created = (row as { id: number }).id;
+    await recordAudit(
+      tx,
+      {
+        kind: "content.created",
+        actor,
+        facilityId,
+        data: { item: "questionnaire", id: created, training: training.id, name: body.name },
+      },
+      clock.now(),
+    );
+    return created;
   });
   return getQuestionnaire(clock, actor, id);
 }
 
-/** Runs a write on a questionnaire the actor may edit, in one transaction with a new content generation. */
+/** What the audit trail records of an authoring save: its kind and data, or null when nothing changed. */
+type AuthoringAudit<T> = (
+  result: T,
+  q: QuestionnaireRow,
+) => { kind: "content.created" | "content.updated" | "content.deleted"; data: Record<string, unknown> } | null;
+
+/**
+ * Runs a write on a questionnaire the actor may edit, in one transaction with a new content
+ * generation and its audit entry (decision 21), in the questionnaire's facility (null: common).
+ */
 async function write<T>(
   clock: DbClock,
   actor: Actor,
   id: number,
   fn: (tx: Tx, q: QuestionnaireRow) => Promise<T>,
+  audit: AuthoringAudit<T>,
 ): Promise<{ result: T; questionnaire: AuthoringQuestionnaire }> {
   const result = await runTransaction(clock.db, async (tx) => {
     // One writer per questionnaire at a time (positions, versions).
@@ -300,6 +323,8 @@ async function write<T>(
     const q = await loadQuestionnaire(tx, id);
     assertEdit(actor, q);
     const out = await fn(tx, q);
+    const entry = audit(out, q);
+    if (entry) await recordAudit(tx, { ...entry, actor, facilityId: q.facilityId }, clock.now());
     return out;
   });
   return { result, questionnaire: await getQuestionnaire(clock, actor, id) };
@@ -311,47 +336,79 @@ export async function patchQuestionnaire(
   id: number,
   body: QuestionnairePatch,
 ): Promise<AuthoringQuestionnaire> {
-  const { questionnaire } = await write(clock, actor, id, async (tx, q) => {
-    if (body.name !== undefined) {
-      // A package questionnaire renamed in the app is app content since: an import leaves it.
-      const origin = q.origin === "package" ? "common" : q.origin;
-      await tx.update(questionnaires).set({ name: body.name, origin }).where(eq(questionnaires.id, q.id));
-    }
-    if (body.question_order !== undefined) {
-      const live = await tx
-        .select({ id: questions.id })
-        .from(questions)
-        .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
-      const wanted = body.question_order;
-      const same =
-        wanted.length === live.length &&
-        new Set(wanted).size === wanted.length &&
-        live.every((r) => wanted.includes(r.id));
-      if (!same) {
-        throw new AppError(ErrorCode.validation, "question_order must name every question of the questionnaire once");
+  const { questionnaire } = await write(
+    clock,
+    actor,
+    id,
+    async (tx, q) => {
+      if (body.name !== undefined) {
+        // A package questionnaire renamed in the app is app content since: an import leaves it.
+        const origin = q.origin === "package" ? "common" : q.origin;
+        await tx.update(questionnaires).set({ name: body.name, origin }).where(eq(questionnaires.id, q.id));
       }
-      for (const [position, qid] of wanted.entries()) {
-        await tx.update(questions).set({ position }).where(eq(questions.id, qid));
+      if (body.question_order !== undefined) {
+        const live = await tx
+          .select({ id: questions.id })
+          .from(questions)
+          .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
+        const wanted = body.question_order;
+        const same =
+          wanted.length === live.length &&
+          new Set(wanted).size === wanted.length &&
+          live.every((r) => wanted.includes(r.id));
+        if (!same) {
+          throw new AppError(ErrorCode.validation, "question_order must name every question of the questionnaire once");
+        }
+        for (const [position, qid] of wanted.entries()) {
+          await tx.update(questions).set({ position }).where(eq(questions.id, qid));
+        }
       }
-    }
-  });
+    },
+    (_, q) => ({
+      kind: "content.updated",
+      data: {
+        item: "questionnaire",
+        id: q.id,
+        fields: [
+          ...(body.name !== undefined ? ["name"] : []),
+          ...(body.question_order !== undefined ? ["question_order"] : []),
+        ],
+        ...(body.name !== undefined && body.name !== q.name
+          ? { before: { name: q.name }, after: { name: body.name } }
+          : {}),
+      },
+    }),
+  );
   return questionnaire;
 }
 
 export async function publishQuestionnaire(clock: DbClock, actor: Actor, id: number): Promise<AuthoringQuestionnaire> {
-  const { questionnaire } = await write(clock, actor, id, async (tx, q) => {
-    if (q.status === "published") return;
-    const [{ n } = { n: 0 }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(questions)
-      .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
-    if (n === 0)
-      throw new AppError(ErrorCode.conflict, "A questionnaire needs at least one question to be published", 409);
-    await tx
-      .update(questionnaires)
-      .set({ status: "published", publishedAt: clock.now() })
-      .where(eq(questionnaires.id, q.id));
-  });
+  const { questionnaire } = await write(
+    clock,
+    actor,
+    id,
+    async (tx, q) => {
+      if (q.status === "published") return false;
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(questions)
+        .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
+      if (n === 0)
+        throw new AppError(ErrorCode.conflict, "A questionnaire needs at least one question to be published", 409);
+      await tx
+        .update(questionnaires)
+        .set({ status: "published", publishedAt: clock.now() })
+        .where(eq(questionnaires.id, q.id));
+      return true;
+    },
+    (published, q) =>
+      published
+        ? {
+            kind: "content.updated",
+            data: { item: "questionnaire", id: q.id, before: { status: q.status }, after: { status: "published" } },
+          }
+        : null,
+  );
   return questionnaire;
 }
 
@@ -391,8 +448,12 @@ export async function createQuestion(
   questionnaireId: number,
   body: AuthoringQuestionInput,
 ): Promise<QuestionSaved> {
-  const { result, questionnaire } = await write(clock, actor, questionnaireId, (tx, q) =>
-    appendQuestions(tx, q, [body], clock.now()),
+  const { result, questionnaire } = await write(
+    clock,
+    actor,
+    questionnaireId,
+    (tx, q) => appendQuestions(tx, q, [body], clock.now()),
+    (ids, q) => ({ kind: "content.created", data: { item: "question", ids, questionnaire: q.id } }),
   );
   return { questionnaire, question_id: result[0] ?? 0, versioned: false };
 }
@@ -404,8 +465,12 @@ export async function addQuestions(
   questionnaireId: number,
   bodies: AuthoringQuestionInput[],
 ): Promise<AuthoringQuestionnaire> {
-  const { questionnaire } = await write(clock, actor, questionnaireId, (tx, q) =>
-    appendQuestions(tx, q, bodies, clock.now()),
+  const { questionnaire } = await write(
+    clock,
+    actor,
+    questionnaireId,
+    (tx, q) => appendQuestions(tx, q, bodies, clock.now()),
+    (ids, q) => ({ kind: "content.created", data: { item: "question", ids, questionnaire: q.id } }),
   );
   return questionnaire;
 }
@@ -454,17 +519,26 @@ export async function saveExistingQuestion(
   body: AuthoringQuestionInput,
 ): Promise<QuestionSaved> {
   const { questionnaireId, key } = await questionnaireOf(clock.db, questionId);
-  const { result, questionnaire } = await write(clock, actor, questionnaireId, async (tx, q) => {
-    const [current] = await tx
-      .select({ id: questions.id, position: questions.position })
-      .from(questions)
-      .where(and(eq(questions.questionnaireId, q.id), eq(questions.key, key), isNull(questions.supersededAt)));
-    // Changed by someone else meanwhile (a new version): the editor must load it again.
-    if (!current || current.id !== questionId) {
-      throw new AppError(ErrorCode.conflict, "The question changed meanwhile: open it again", 409);
-    }
-    return saveQuestion(tx, q.id, key, await questionValues(tx, q, body, current.position), clock.now());
-  });
+  const { result, questionnaire } = await write(
+    clock,
+    actor,
+    questionnaireId,
+    async (tx, q) => {
+      const [current] = await tx
+        .select({ id: questions.id, position: questions.position })
+        .from(questions)
+        .where(and(eq(questions.questionnaireId, q.id), eq(questions.key, key), isNull(questions.supersededAt)));
+      // Changed by someone else meanwhile (a new version): the editor must load it again.
+      if (!current || current.id !== questionId) {
+        throw new AppError(ErrorCode.conflict, "The question changed meanwhile: open it again", 409);
+      }
+      return saveQuestion(tx, q.id, key, await questionValues(tx, q, body, current.position), clock.now());
+    },
+    (saved, q) => ({
+      kind: "content.updated",
+      data: { item: "question", id: saved.id, previous: questionId, versioned: saved.versioned, questionnaire: q.id },
+    }),
+  );
   return { questionnaire, question_id: result.id, versioned: result.versioned };
 }
 
@@ -474,24 +548,35 @@ export async function deleteQuestion(
   questionId: number,
 ): Promise<AuthoringQuestionnaire> {
   const { questionnaireId } = await questionnaireOf(clock.db, questionId);
-  const { questionnaire } = await write(clock, actor, questionnaireId, async (tx, q) => {
-    const [{ n } = { n: 0 }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(questions)
-      .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
-    if (q.status === "published" && n <= 1) {
-      throw new AppError(ErrorCode.conflict, "A published questionnaire keeps at least one question", 409);
-    }
-    await tx.update(questions).set({ retired: true }).where(eq(questions.id, questionId));
-  });
+  const { questionnaire } = await write(
+    clock,
+    actor,
+    questionnaireId,
+    async (tx, q) => {
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(questions)
+        .where(and(eq(questions.questionnaireId, q.id), eq(questions.retired, false)));
+      if (q.status === "published" && n <= 1) {
+        throw new AppError(ErrorCode.conflict, "A published questionnaire keeps at least one question", 409);
+      }
+      await tx.update(questions).set({ retired: true }).where(eq(questions.id, questionId));
+    },
+    (_, q) => ({ kind: "content.deleted", data: { item: "question", id: questionId, questionnaire: q.id } }),
+  );
   return questionnaire;
 }
 
 /* ---------- common topics and trainings (Super-Admins) ---------- */
 
-export async function saveTopic(db: Db, actor: Actor, id: number | null, body: TopicWrite): Promise<{ id: number }> {
+export async function saveTopic(
+  clock: DbClock,
+  actor: Actor,
+  id: number | null,
+  body: TopicWrite,
+): Promise<{ id: number }> {
   assertMay(actor, "authoring.editCommon");
-  return runTransaction(db, async (tx) => {
+  return runTransaction(clock.db, async (tx) => {
     let topicId = id;
     if (topicId === null) {
       const [last] = await tx.select({ position: max(topics.position) }).from(topics);
@@ -505,7 +590,16 @@ export async function saveTopic(db: Db, actor: Actor, id: number | null, body: T
         })
         .returning({ id: topics.id });
       topicId = (row as { id: number }).id;
+      await recordAudit(
+        tx,
+        { kind: "content.created", actor, data: { item: "topic", id: topicId, after: { ...body } } },
+        clock.now(),
+      );
     } else {
+      const [old] = await tx
+        .select({ name: topics.name, icon: topics.icon, color: topics.color })
+        .from(topics)
+        .where(eq(topics.id, topicId));
       // A package topic edited in the app becomes app content: an import no longer changes it.
       const [row] = await tx
         .update(topics)
@@ -513,19 +607,28 @@ export async function saveTopic(db: Db, actor: Actor, id: number | null, body: T
         .where(and(eq(topics.id, topicId), eq(topics.retired, false)))
         .returning({ id: topics.id });
       if (!row) throw new AppError(ErrorCode.notFound, "Topic not found");
+      await recordAudit(
+        tx,
+        {
+          kind: "content.updated",
+          actor,
+          data: { item: "topic", id: topicId, ...changedValues({ ...old }, { ...body }) },
+        },
+        clock.now(),
+      );
     }
     return { id: topicId };
   });
 }
 
 export async function saveTraining(
-  db: Db,
+  clock: DbClock,
   actor: Actor,
   id: number | null,
   body: TrainingWrite,
 ): Promise<{ id: number }> {
   assertMay(actor, "authoring.editCommon");
-  return runTransaction(db, async (tx) => {
+  return runTransaction(clock.db, async (tx) => {
     const [topic] = await tx
       .select({ id: topics.id })
       .from(topics)
@@ -542,6 +645,7 @@ export async function saveTraining(
       legalBasis: body.legal_basis ?? null,
     };
     let trainingId = id;
+    let before: Record<string, unknown> = {};
     if (trainingId === null) {
       const [row] = await tx
         .insert(trainings)
@@ -556,6 +660,20 @@ export async function saveTraining(
         .where(and(eq(trainings.id, trainingId), eq(trainings.retired, false)))
         .for(TRAINING_LOCK);
       if (!locked) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
+      const [old] = await tx
+        .select({
+          topicId: trainings.topicId,
+          name: trainings.name,
+          icon: trainings.icon,
+          validityMonths: trainings.validityMonths,
+          passive: trainings.passive,
+          points: trainings.points,
+          wikiLink: trainings.wikiLink,
+          legalBasis: trainings.legalBasis,
+        })
+        .from(trainings)
+        .where(eq(trainings.id, trainingId));
+      before = { ...old };
       const [row] = await tx
         .update(trainings)
         .set({ ...values, origin: "common" })
@@ -571,6 +689,15 @@ export async function saveTraining(
       if ((live?.n ?? 0) > 0)
         throw new AppError(ErrorCode.conflict, "A training with questionnaires cannot be passive", 409);
     }
+    await recordAudit(
+      tx,
+      {
+        kind: id === null ? "content.created" : "content.updated",
+        actor,
+        data: { item: "training", id: trainingId, ...changedValues(before, values) },
+      },
+      clock.now(),
+    );
     return { id: trainingId };
   });
 }

@@ -9,6 +9,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { currentMember } from "../access/scope";
 import { isAssigned } from "../assignments/service";
+import { recordAudit } from "../audit/record";
 import { certifyPassive } from "../certificates/service";
 import type { Tx } from "../db/client";
 import { calendarEvents, calendarInvitees, trainings, userRoles, users } from "../db/schema";
@@ -103,11 +104,34 @@ export async function recordAttendance(
         `Only invitees can attend; not invited: ${strangers.slice(0, 20).join(", ")}`,
       );
     }
+    const before = (
+      await tx
+        .select({ userId: calendarInvitees.userId })
+        .from(calendarInvitees)
+        .where(and(eq(calendarInvitees.eventId, eventId), eq(calendarInvitees.attended, true)))
+    ).map((r) => r.userId);
     await tx
       .update(calendarInvitees)
       .set({ attended: present.size > 0 ? inArray(calendarInvitees.userId, [...present]) : sql`false` })
       .where(eq(calendarInvitees.eventId, eventId));
-    const issued = event.passive ? await certifyAttendees(tx, event, actor, present, deps.zone) : 0;
+    const issued = event.passive ? await certifyAttendees(tx, event, actor, present, deps.zone, now) : 0;
+    const sorted = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b);
+    await recordAudit(
+      tx,
+      {
+        kind: "calendar.attendance_recorded",
+        actor,
+        facilityId: event.facilityId,
+        data: {
+          event: eventId,
+          training: event.trainingId,
+          before: sorted(before),
+          after: sorted(present),
+          certificates: issued,
+        },
+      },
+      now,
+    );
     return {
       event: await toEventDetail(tx, (await findEvent(tx, eventId)) as EventRow, actor, now, deps.zone),
       certificates: issued,
@@ -122,6 +146,7 @@ async function certifyAttendees(
   actor: Actor,
   present: ReadonlySet<number>,
   zone: string,
+  now: Date,
 ): Promise<number> {
   if (present.size === 0) return 0;
   // The training as it is now, retired or not: the session took place either way.
@@ -142,7 +167,11 @@ async function certifyAttendees(
     );
   let issued = 0;
   for (const { userId } of waiting) {
-    const certificate = await certifyPassive(tx, userId, training, event.startsAt, zone, actor.id);
+    const certificate = await certifyPassive(tx, userId, training, event.startsAt, zone, {
+      actor,
+      via: "attendance",
+      now,
+    });
     await tx
       .update(calendarInvitees)
       .set({ certificateId: certificate.id })

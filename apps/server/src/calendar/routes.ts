@@ -32,7 +32,7 @@ export async function calendarRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.calendarUpdate, plan, (request) => updateEvent(clock(), actorOf(request), request.body));
 
   route(app, endpoints.calendarDelete, plan, async (request) => {
-    await deleteEvent(db, actorOf(request), request.params.id);
+    await deleteEvent(clock(), actorOf(request), request.params.id);
     return { ok: true as const };
   });
 

@@ -8,6 +8,8 @@ import {
 } from "@carecampus/contract";
 import { and, eq, gt, inArray, lt, not, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope, notFound } from "../access/policy";
+import { changedValues } from "../audit/changes";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { calendarEvents, calendarInvitees, calendarReminders } from "../db/schema";
 import type { DbClock } from "../deps";
@@ -16,6 +18,24 @@ import { type EventRow, findEvent, selectEvents, toCalendarEvent, toEventDetail 
 import { checkInvitees, readEventBody, requirePlannableFacility } from "./input";
 import { remindOfEvent } from "./reminders";
 import { apiTimes, rangeTimes } from "./times";
+
+/** What the audit trail keeps of an event (decision 21): its facts and invitees, no names. */
+async function auditedEvent(tx: Tx, row: EventRow): Promise<Record<string, unknown>> {
+  const invitees = await tx
+    .select({ userId: calendarInvitees.userId })
+    .from(calendarInvitees)
+    .where(eq(calendarInvitees.eventId, row.id));
+  return {
+    training: row.trainingId,
+    facility: row.facilityId,
+    label: row.label,
+    location: row.location,
+    all_day: row.allDay,
+    starts_at: row.startsAt.toISOString(),
+    ends_at: row.endsAt.toISOString(),
+    invitees: invitees.map((i) => i.userId).sort((a, b) => a - b),
+  };
+}
 
 /** Upcoming events an employee sees on the start page and training pages. */
 const MINE_LIMIT = 50;
@@ -76,7 +96,18 @@ export async function createEvent(deps: DbClock, actor: Actor, body: CalendarEve
       .returning({ id: calendarEvents.id });
     const id = (created as { id: number }).id;
     await addInvitees(tx, id, invitees);
-    return toEventDetail(tx, (await findEvent(tx, id)) as EventRow, actor, now, deps.zone);
+    const row = (await findEvent(tx, id)) as EventRow;
+    await recordAudit(
+      tx,
+      {
+        kind: "calendar.event_created",
+        actor,
+        facilityId: row.facilityId,
+        data: { event: id, ...(await auditedEvent(tx, row)) },
+      },
+      now,
+    );
+    return toEventDetail(tx, row, actor, now, deps.zone);
   });
   await remindOfEvent(deps, detail.ID);
   return detail;
@@ -99,6 +130,7 @@ export async function updateEvent(deps: DbClock, actor: Actor, body: CalendarEve
     const old = await requireEvent(tx, actor, id);
     assertMay(actor, "calendar.plan", { facilityId: old.facilityId });
     const values = await readEventBody(tx, actor, body, deps.zone);
+    const was = await auditedEvent(tx, old);
     const current = await tx
       .select({ userId: calendarInvitees.userId })
       .from(calendarInvitees)
@@ -122,7 +154,16 @@ export async function updateEvent(deps: DbClock, actor: Actor, body: CalendarEve
     if (old.startsAt.getTime() !== values.startsAt.getTime() || old.allDay !== values.allDay) {
       await tx.delete(calendarReminders).where(eq(calendarReminders.eventId, id));
     }
-    return toEventDetail(tx, (await findEvent(tx, id)) as EventRow, actor, now, deps.zone);
+    const row = (await findEvent(tx, id)) as EventRow;
+    const changed = changedValues(was, await auditedEvent(tx, row));
+    if (Object.keys(changed.after).length > 0) {
+      await recordAudit(
+        tx,
+        { kind: "calendar.event_updated", actor, facilityId: row.facilityId, data: { event: id, ...changed } },
+        now,
+      );
+    }
+    return toEventDetail(tx, row, actor, now, deps.zone);
   });
   // New invitees and a new date are announced at once when the event is today or tomorrow.
   await remindOfEvent(deps, id);
@@ -130,12 +171,18 @@ export async function updateEvent(deps: DbClock, actor: Actor, body: CalendarEve
 }
 
 /** DELETE /calendar/events/{id}: certificates issued through its attendance stay. */
-export async function deleteEvent(db: Db, actor: Actor, id: number): Promise<void> {
+export async function deleteEvent(deps: DbClock, actor: Actor, id: number): Promise<void> {
   assertMay(actor, "calendar.plan");
-  await db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const row = await requireEvent(tx, actor, id);
     assertMay(actor, "calendar.plan", { facilityId: row.facilityId });
+    const was = await auditedEvent(tx, row);
     await tx.delete(calendarEvents).where(eq(calendarEvents.id, id));
+    await recordAudit(
+      tx,
+      { kind: "calendar.event_deleted", actor, facilityId: row.facilityId, data: { event: id, before: was } },
+      deps.now(),
+    );
   });
 }
 

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import { addMonths, startOfDayAfter } from "@carecampus/contract";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { auditSubject } from "../audit/people";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
@@ -57,7 +59,9 @@ export interface PassiveCertificate {
  * A passive (in-person) training passed on `at` (decision 5): a certificate with the training's
  * validity from that moment, marked by `markedBy`. One of the same training acquired on the
  * same calendar day is given back instead: a double click, or the overview's mark and the
- * event's attendance for one session, are no renewal. Runs inside the caller's transaction.
+ * event's attendance for one session, are no renewal. Runs inside the caller's transaction; a
+ * certificate issued is recorded in the audit trail (`via`: the overview's mark or an event's
+ * attendance) at `now`.
  */
 export async function certifyPassive(
   tx: Tx,
@@ -65,7 +69,7 @@ export async function certifyPassive(
   training: Omit<CertifiedTraining, "newest">,
   at: Date,
   zone: string,
-  markedBy: number,
+  by: { actor: Actor; via: "passive_mark" | "attendance"; now: Date },
 ): Promise<PassiveCertificate> {
   // Serialises marks of the same user: two clicks at once still give one certificate.
   await lockForTransaction(tx, "passiveMarks", userId);
@@ -85,9 +89,28 @@ export async function certifyPassive(
     .orderBy(desc(certificates.acquiredAt), desc(certificates.id))
     .limit(1);
   if (sameDay) return { ...sameDay, issued: false };
-  const id = await issueCertificate(tx, userId, { ...training, newest: null }, at, zone, markedBy);
-  const [issued] = await tx.select(columns).from(certificates).where(eq(certificates.id, id));
-  return { ...(issued as Omit<PassiveCertificate, "issued">), issued: true };
+  const id = await issueCertificate(tx, userId, { ...training, newest: null }, at, zone, by.actor.id);
+  const issued = (await tx.select(columns).from(certificates).where(eq(certificates.id, id)))[0] as Omit<
+    PassiveCertificate,
+    "issued"
+  >;
+  await recordAudit(
+    tx,
+    {
+      kind: "certificate.issued",
+      actor: by.actor,
+      ...(await auditSubject(tx, userId)),
+      data: {
+        certificate: id,
+        training: training.id,
+        via: by.via,
+        acquired_at: issued.acquiredAt.toISOString(),
+        expires_at: issued.expiresAt.toISOString(),
+      },
+    },
+    by.now,
+  );
+  return { ...issued, issued: true };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
@@ -278,6 +279,12 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
       .insert(appMeta)
       .values({ key: VERSION_KEY, value: pkg.version })
       .onConflictDoUpdate({ target: appMeta.key, set: { value: pkg.version } });
+    // Last, just before the commit: the audit lock is held for as short a time as it can be.
+    await recordAudit(
+      tx,
+      { kind: "content.imported", actor: null, data: { version: pkg.version, previous, ...counts } },
+      now,
+    );
     return { status: "imported", version: pkg.version, previous, ...counts };
   });
 }

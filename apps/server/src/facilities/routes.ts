@@ -22,7 +22,7 @@ export async function facilityRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: authenticate(),
     },
-    (request) => createFacility(db, actorOf(request), request.body.name, app.deps.config.maxFacilities),
+    (request) => createFacility(db, actorOf(request), request.body.name, app.deps.config.maxFacilities, app.deps.now()),
   );
 
   // Reference lists for the user form; any logged-in user may read them.

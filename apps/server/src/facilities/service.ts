@@ -1,6 +1,7 @@
 import { ErrorCode, type NamedItem } from "@carecampus/contract";
 import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope } from "../access/policy";
+import { recordAudit } from "../audit/record";
 import type { Db } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { activities, facilities, qualifications } from "../db/schema";
@@ -17,7 +18,13 @@ export async function listFacilities(db: Db, actor: Actor): Promise<NamedItem[]>
 }
 
 /** Creates a facility (contentmanager, superchris); names are unique case-insensitively. */
-export async function createFacility(db: Db, actor: Actor, name: string, max: number | undefined): Promise<NamedItem> {
+export async function createFacility(
+  db: Db,
+  actor: Actor,
+  name: string,
+  max: number | undefined,
+  now: Date,
+): Promise<NamedItem> {
   assertMay(actor, "facilities.create");
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, "facilities");
@@ -32,7 +39,13 @@ export async function createFacility(db: Db, actor: Actor, name: string, max: nu
       .where(eq(sql`lower(${facilities.name})`, name.toLowerCase()));
     if (existing.length > 0) throw new AppError(ErrorCode.conflict, "A facility with this name exists");
     const [row] = await tx.insert(facilities).values({ name }).returning({ id: facilities.id, name: facilities.name });
-    return row as NamedItem;
+    const created = row as NamedItem;
+    await recordAudit(
+      tx,
+      { kind: "facility.created", actor, facilityId: created.id, data: { facility: created.id, name: created.name } },
+      now,
+    );
+    return created;
   });
 }
 

@@ -19,6 +19,7 @@ import {
   ownedBy,
 } from "../access/policy";
 import { isCurrentMember } from "../access/scope";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import {
   answers,
@@ -292,6 +293,38 @@ async function claimOpen(tx: Tx, actor: Actor, questionId: number, facility: num
 }
 
 /**
+ * The audit entry of a reply or a handling: the question and the requests; the facility is the
+ * requests' when they share one (an administrator's view), else none (a superuser across facilities).
+ */
+async function auditHelp(
+  tx: Tx,
+  actor: Actor,
+  kind: "help.replied" | "help.handled",
+  questionId: number,
+  open: { id: number; userId: number }[],
+  now: Date,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const learners = [...new Set(open.map((r) => r.userId))];
+  const places = await tx
+    .selectDistinct({ facilityId: helpRequests.facilityId })
+    .from(helpRequests)
+    .where(
+      inArray(
+        helpRequests.id,
+        open.map((r) => r.id),
+      ),
+    );
+  const facilityId = places.length === 1 ? (places[0]?.facilityId ?? null) : null;
+  const data = {
+    question: questionId,
+    requests: open.map((r) => r.id).sort((a, b) => a - b),
+    learners: learners.length,
+  };
+  await recordAudit(tx, { kind, actor, facilityId, data: { ...data, ...extra } }, now);
+}
+
+/**
  * DELETE /help/{id}: marks the open requests about the question within scope handled. They
  * are kept, with who handled them and when; the question leaves the open list.
  */
@@ -304,15 +337,17 @@ export async function handleHelpRequest(
   assertMay(actor, "help.handle");
   return deps.db.transaction(async (tx) => {
     const { rows: open } = await claimOpen(tx, actor, questionId, facility);
+    const now = deps.now();
     await tx
       .update(helpRequests)
-      .set({ handledAt: deps.now(), handledBy: actor.id })
+      .set({ handledAt: now, handledBy: actor.id })
       .where(
         inArray(
           helpRequests.id,
           open.map((r) => r.id),
         ),
       );
+    await auditHelp(tx, actor, "help.handled", questionId, open, now);
     return open.length;
   });
 }
@@ -349,6 +384,7 @@ export async function replyToHelpRequest(
           open.map((r) => r.id),
         ),
       );
+    await auditHelp(tx, actor, "help.replied", questionId, open, now, { reply: reply.id });
     const learnerIds = [...new Set(open.map((r) => r.userId))];
     const values = {
       question: truncate(context.text, 120),

@@ -10,6 +10,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
 import { isAssigned } from "../assignments/service";
+import { auditSubject } from "../audit/people";
+import { recordAudit } from "../audit/record";
 import { certifyPassive } from "../certificates/service";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, topics, trainings, userRoles } from "../db/schema";
@@ -135,7 +137,20 @@ export async function markPassiveTraining(
       .from(userRoles)
       .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "employee")));
     if (!learner) throw new AppError(ErrorCode.validation, "Only employees take trainings");
-    const { acquiredAt, expiresAt } = await certifyPassive(tx, userId, training, now, zone, actor.id);
+    const certificate = await certifyPassive(tx, userId, training, now, zone, { actor, via: "passive_mark", now });
+    const { acquiredAt, expiresAt } = certificate;
+    if (certificate.issued) {
+      await recordAudit(
+        tx,
+        {
+          kind: "training.marked_passed",
+          actor,
+          ...(await auditSubject(tx, userId)),
+          data: { topic: topicId, training: trainingId, certificate: certificate.id },
+        },
+        now,
+      );
+    }
     return {
       training_id: trainingId,
       acquired_at: acquiredAt.toISOString(),

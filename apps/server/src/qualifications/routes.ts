@@ -28,7 +28,7 @@ export async function additionalQualificationRoutes(app: FastifyInstance): Promi
     {
       onRequest: authenticate(),
     },
-    (request) => createAdditionalQualification(db, actorOf(request), request.body),
+    (request) => createAdditionalQualification(db, actorOf(request), request.body, app.deps.now()),
   );
 
   route(

@@ -2,8 +2,10 @@ import { type AdditionalQualification, ErrorCode } from "@carecampus/contract";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Action, type Actor, assertMay, facilityScope, notFound } from "../access/policy";
 import { requireUser } from "../access/scope";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { additionalQualifications, facilities, userAdditionalQualifications } from "../db/schema";
+import { runTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 
 const COLUMNS = {
@@ -42,18 +44,31 @@ export async function createAdditionalQualification(
   db: Db,
   actor: Actor,
   input: { name: string; facility: number },
+  now: Date,
 ): Promise<AdditionalQualification> {
   assertMay(actor, "qualifications.create");
   await assertFacility(db, actor, "qualifications.create", input.facility);
-  const [inserted] = await db
-    .insert(additionalQualifications)
-    .values({ name: input.name, facilityId: input.facility })
-    .onConflictDoNothing()
-    .returning(COLUMNS);
-  if (!inserted) {
-    throw new AppError(ErrorCode.conflict, "This facility already has an additional qualification of that name");
-  }
-  return inserted;
+  return runTransaction(db, async (tx) => {
+    const [inserted] = await tx
+      .insert(additionalQualifications)
+      .values({ name: input.name, facilityId: input.facility })
+      .onConflictDoNothing()
+      .returning(COLUMNS);
+    if (!inserted) {
+      throw new AppError(ErrorCode.conflict, "This facility already has an additional qualification of that name");
+    }
+    await recordAudit(
+      tx,
+      {
+        kind: "qualification.created",
+        actor,
+        facilityId: input.facility,
+        data: { qualification: inserted.id, name: inserted.name },
+      },
+      now,
+    );
+    return inserted;
+  });
 }
 
 /** GET /external/user/{userId}: the user themself, or staff who may see the user. */

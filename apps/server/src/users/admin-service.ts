@@ -15,6 +15,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { currentMember, requireUser, userScope } from "../access/scope";
 import { writeTrainingMatrix } from "../assignments/service";
+import { recordAudit } from "../audit/record";
 import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
@@ -169,7 +170,7 @@ async function writeAssignments(
   if (input.trainings !== undefined) {
     await writeTrainingMatrix(
       tx,
-      { userId, by: actor.id, now },
+      { userId, actor, now },
       input.trainings === null ? null : input.trainings.map((id) => ({ id })),
     );
   }
@@ -208,6 +209,23 @@ export async function createUserByAdmin(deps: UserWriteDeps, actor: Actor, input
         qualificationIds: [...new Set(input.qualifications ?? [])],
       },
       hash,
+    );
+    await recordAudit(
+      tx,
+      {
+        kind: "user.created",
+        actor,
+        facilityId,
+        subjectId: userId,
+        data: {
+          roles,
+          facility: facilityId,
+          activities: input.activities ?? [],
+          qualifications: input.qualifications ?? [],
+        },
+        personal: { subject: `${input.name} ${input.surname}`.trim(), login: input.login, email: input.email || null },
+      },
+      deps.now(),
     );
     await writeAssignments(tx, actor, userId, facilityId, input, deps.now());
     return userId;
@@ -273,8 +291,72 @@ export async function updateUserByAdmin(
     }
     if (facilityId !== (current.facility?.id ?? null)) await dropForeignAdditionalQualifications(tx, id, facilityId);
     await writeAssignments(tx, actor, id, facilityId, patch, deps.now());
+    await auditUserUpdate(tx, actor, current, await loadAdminUser(tx, id), patch, deps.now());
   });
   return loadAdminUser(deps.db, id);
+}
+
+/** Master data kept outside the audit hash (decision 21): names, login, e-mail, salutation. */
+const PERSONAL_FIELDS = ["name", "surname", "login", "email", "salutation"] as const;
+/** Master data recorded before and after in the hashed part: what the person may do and where. */
+const RECORDED_FIELDS = ["roles", "facility", "activities", "qualifications"] as const;
+
+/**
+ * The audit entries of an edit: user.updated with the fields changed (names, login and e-mail
+ * before and after only in `personal`), user.password_reset when a password was set. Never the
+ * password itself.
+ */
+async function auditUserUpdate(
+  tx: Tx,
+  actor: Actor,
+  before: AdminUser,
+  after: AdminUser,
+  patch: UserUpdate,
+  now: Date,
+): Promise<void> {
+  const comparable = (user: AdminUser) => ({
+    ...user,
+    facility: user.facility?.id ?? null,
+    roles: [...user.roles].sort(),
+    activities: [...user.activities].sort((a, b) => a - b),
+    qualifications: [...user.qualifications].sort((a, b) => a - b),
+  });
+  const [was, is] = [comparable(before), comparable(after)];
+  const differs = (field: keyof typeof was) => JSON.stringify(was[field]) !== JSON.stringify(is[field]);
+  const personalChanged = PERSONAL_FIELDS.filter(differs);
+  const recordedChanged = RECORDED_FIELDS.filter(differs);
+  const fields = [
+    ...personalChanged,
+    ...recordedChanged,
+    ...(patch.additional_qualifications !== undefined ? ["additional_qualifications"] : []),
+  ];
+  const base = {
+    actor,
+    facilityId: after.facility?.id ?? before.facility?.id ?? null,
+    subjectId: after.id,
+    personal: { subject: `${after.name} ${after.surname}`.trim() },
+  };
+  if (fields.length > 0) {
+    await recordAudit(
+      tx,
+      {
+        ...base,
+        kind: "user.updated",
+        data: {
+          fields,
+          before: Object.fromEntries(recordedChanged.map((f) => [f, was[f]])),
+          after: Object.fromEntries(recordedChanged.map((f) => [f, is[f]])),
+        },
+        personal: {
+          ...base.personal,
+          before: Object.fromEntries(personalChanged.map((f) => [f, was[f]])),
+          after: Object.fromEntries(personalChanged.map((f) => [f, is[f]])),
+        },
+      },
+      now,
+    );
+  }
+  if (patch.password !== undefined) await recordAudit(tx, { ...base, kind: "user.password_reset", data: {} }, now);
 }
 
 /**

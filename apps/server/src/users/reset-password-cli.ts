@@ -2,7 +2,7 @@
  * npm run admin:reset-password -- LOGIN: gives the user a new generated password and prints it
  * (a lost first superuser password, or an administrator locked out). Their sessions end and
  * their failed-login lock is lifted. On PGlite, stop the server first (one process per data
- * directory); on PostgreSQL it may run beside the servers.
+ * directory); on PostgreSQL it may run beside the servers. The audit trail records the reset.
  */
 import { loadConfig } from "../config";
 import { openConfiguredDatabase } from "../db/client";
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const database = await openConfiguredDatabase(config);
   try {
     const user = await findUserByLogin(database.db, login);
-    const issued = user ? await setGeneratedPassword(database.db, user.id) : undefined;
+    const issued = user ? await setGeneratedPassword(database.db, user.id, true) : undefined;
     if (!issued) throw new Error(`No user with the login '${login}'.`);
     console.log(`New password of '${issued.login}': ${issued.password}`);
   } finally {

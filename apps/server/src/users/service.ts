@@ -18,6 +18,8 @@ import {
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { currentMember } from "../access/scope";
+import { auditSubject } from "../audit/people";
+import { recordAudit } from "../audit/record";
 import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
 import { facilities, preferences, userActivities, userQualifications, userRoles, users } from "../db/schema";
@@ -274,17 +276,22 @@ export async function changeOwnAccount(
 /**
  * Gives a user a new generated password (a first superuser after start, or
  * `npm run admin:reset-password`): their sessions end and their failed-login lock is lifted.
- * The login and the password, or undefined for an unknown user.
+ * The login and the password, or undefined for an unknown user. `audited`: the reset is a
+ * change to record (the command-line reset, by the system actor); a first password is not.
  */
 export async function setGeneratedPassword(
   db: Db | Tx,
   userId: number,
+  audited = false,
 ): Promise<{ login: string; password: string } | undefined> {
   const password = generatePassword((n) => crypto.randomInt(n));
   const hash = await hashPassword(password);
   const row = await db.transaction(async (tx) => {
-    const stored = await storePasswordHash(tx, userId, hash, new Date());
+    const now = new Date();
+    const stored = await storePasswordHash(tx, userId, hash, now);
     if (stored) await clearPasswordFailures(tx, stored.id);
+    const subject = stored && audited ? await auditSubject(tx, stored.id) : undefined;
+    if (subject) await recordAudit(tx, { kind: "user.password_reset", actor: null, ...subject, data: {} }, now);
     return stored;
   });
   return row ? { login: row.login, password } : undefined;

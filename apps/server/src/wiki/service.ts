@@ -19,6 +19,7 @@ import {
 } from "@carecampus/contract";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Actor } from "../access/policy";
+import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { type WikiText, wikiPages, wikiRevisions, wikiSearch, wikiTopics } from "../db/schema";
 import { runTransaction } from "../db/transaction";
@@ -290,6 +291,16 @@ export async function createPage(deps: DbClock, actor: Actor, body: WikiPageCrea
       authorName: personName(actor),
       createdAt: now,
     });
+    await recordAudit(
+      tx,
+      {
+        kind: "wiki.page_saved",
+        actor,
+        facilityId,
+        data: { page: row.id, topic: topic.key, slug: body.slug, revision: 1, lang: body.lang, created: true },
+      },
+      now,
+    );
     return row;
   });
   return pageView(db, actor, page, { lang: body.lang, draft: true });
@@ -301,11 +312,16 @@ async function appendRevision(
   deps: DbClock,
   actor: Actor,
   page: PageRow,
-  version: number,
-  content: Record<string, WikiText>,
-  summary: string,
-  changes: Partial<Pick<PageRow, "requiresConfirmation">> = {},
+  revision: {
+    version: number;
+    content: Record<string, WikiText>;
+    summary: string;
+    changes?: Partial<Pick<PageRow, "requiresConfirmation">>;
+    /** What the audit entry adds to the page and revision (the language saved, the revision restored). */
+    audited: Record<string, unknown>;
+  },
 ): Promise<PageRow> {
+  const { version, content, summary, changes = {}, audited } = revision;
   if (page.version !== version) throw STALE();
   const now = deps.now();
   const number = page.latestRevision + 1;
@@ -324,6 +340,23 @@ async function appendRevision(
     .where(eq(wikiPages.id, page.id))
     .returning();
   if (!row) throw PAGE_NOT_FOUND();
+  const confirmation =
+    changes.requiresConfirmation !== undefined && changes.requiresConfirmation !== page.requiresConfirmation
+      ? {
+          before: { requires_confirmation: page.requiresConfirmation },
+          after: { requires_confirmation: changes.requiresConfirmation },
+        }
+      : {};
+  await recordAudit(
+    tx,
+    {
+      kind: "wiki.page_saved",
+      actor,
+      facilityId: page.facilityId,
+      data: { page: page.id, slug: page.slug, revision: number, ...audited, ...confirmation },
+    },
+    now,
+  );
   return row;
 }
 
@@ -333,8 +366,14 @@ export async function savePage(deps: DbClock, actor: Actor, id: number, body: Wi
     const current = await pageForEdit(tx, actor, id, true);
     const latest = await loadRevision(tx, id, current.latestRevision);
     const content = { ...(latest?.content ?? {}), [body.lang]: { title: body.title, markdown: body.markdown } };
-    return appendRevision(tx, deps, actor, current, body.version, content, body.summary ?? "", {
-      ...(body.requires_confirmation !== undefined && { requiresConfirmation: body.requires_confirmation }),
+    return appendRevision(tx, deps, actor, current, {
+      version: body.version,
+      content,
+      summary: body.summary ?? "",
+      changes: {
+        ...(body.requires_confirmation !== undefined && { requiresConfirmation: body.requires_confirmation }),
+      },
+      audited: { lang: body.lang },
     });
   });
   return pageView(deps.db, actor, page, { lang: body.lang, draft: true });
@@ -346,7 +385,12 @@ export async function restoreRevision(deps: DbClock, actor: Actor, id: number, b
     const current = await pageForEdit(tx, actor, id, true);
     const old = await loadRevision(tx, id, body.revision);
     if (!old) throw new AppError(ErrorCode.notFound, "Revision not found");
-    return appendRevision(tx, deps, actor, current, body.version, old.content, `↩ ${body.revision}`);
+    return appendRevision(tx, deps, actor, current, {
+      version: body.version,
+      content: old.content,
+      summary: `↩ ${body.revision}`,
+      audited: { restored: body.revision },
+    });
   });
   return pageView(deps.db, actor, page, { draft: true });
 }
@@ -373,6 +417,21 @@ export async function releasePage(deps: DbClock, actor: Actor, id: number, body:
       .returning();
     await reindexPage(tx, id);
     if (!row) throw PAGE_NOT_FOUND();
+    await recordAudit(
+      tx,
+      {
+        kind: "wiki.page_released",
+        actor,
+        facilityId: current.facilityId,
+        data: {
+          page: id,
+          slug: current.slug,
+          before: { revision: current.releasedRevision },
+          after: { revision: number },
+        },
+      },
+      deps.now(),
+    );
     return row;
   });
   return pageView(deps.db, actor, page, {});

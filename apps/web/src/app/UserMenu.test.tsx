@@ -16,6 +16,7 @@ const PAGES: [RouteName, string][] = [
   ["helpRequests", "nav.helpRequests"],
   ["partnerCourses", "nav.partnerCourses"],
   ["authoring", "nav.authoring"],
+  ["audit", "audit.nav"],
 ];
 
 /** What the contract's access table says the menu of `roles` holds, in the menu's order. */

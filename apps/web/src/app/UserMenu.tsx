@@ -5,6 +5,7 @@ import {
   IconChartBar,
   IconHelp,
   IconLifebuoy,
+  IconListDetails,
   IconLogout,
   IconSchool,
   IconSettings,
@@ -53,6 +54,7 @@ export function UserMenu() {
         ]
       : []),
     { route: "authoring", to: "/authoring", label: t("nav.authoring"), icon: <IconWriting size={16} /> },
+    { route: "audit", to: "/audit", label: t("audit.nav"), icon: <IconListDetails size={16} /> },
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (

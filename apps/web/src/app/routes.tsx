@@ -20,6 +20,7 @@ const TopicPage = lazy(() => import("../features/learning/TopicPage"));
 const TrainingPage = lazy(() => import("../features/learning/TrainingPage"));
 const QuizPage = lazy(() => import("../features/learning/QuizPage"));
 const UsersPage = lazy(() => import("../features/users/UsersPage"));
+const AuditPage = lazy(() => import("../features/audit/AuditPage"));
 const EditUserPage = lazy(() => import("../features/users/EditUserPage"));
 const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
 const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"));
@@ -95,6 +96,7 @@ export const router = createBrowserRouter([
           { path: "edituser/:userId", element: role("editUser", <EditUserPage key="edit" />) },
           { path: "users", element: role("users", <UsersPage />) },
           { path: "progress", element: role("progress", <ProgressPage />) },
+          { path: "audit", element: role("audit", <AuditPage />) },
           { path: "calendar", element: role("calendar", <CalendarPage />) },
           { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AUDIT_KINDS } from "../rules/audit";
+import { Id } from "./common";
 
 const AuditKindSchema = z.enum(AUDIT_KINDS);
 
@@ -45,3 +46,25 @@ export const AuditVerification = z
   .strict()
   .meta({ id: "AuditVerification" });
 export type AuditVerification = z.infer<typeof AuditVerification>;
+
+/** A calendar day YYYY-MM-DD (the configured time zone's). */
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD");
+
+/** GET /audit: the filters (all optional) and the page; `from` and `to` are days, both included. */
+export const AuditQuery = z
+  .object({
+    /** Entries whose actor or subject is this person. */
+    user: Id.optional(),
+    kind: AuditKindSchema.optional(),
+    from: Day.optional(),
+    to: Day.optional(),
+    page: z.coerce.number().int().min(1).max(100_000).default(1),
+  })
+  .strict();
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** GET /audit?format=csv: the same filters, every matching entry as CSV; a download (token in the query). */
+export const AuditExportQuery = AuditQuery.omit({ page: true })
+  .extend({ format: z.literal("csv"), token: z.string().optional() })
+  .strict();
+export type AuditExportQuery = z.infer<typeof AuditExportQuery>;

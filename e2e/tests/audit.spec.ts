@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import { expect, test } from "@playwright/test";
+import {
+  applyPreference,
+  callApi,
+  createTeam,
+  expectAccessible,
+  expectNoSidewaysScroll,
+  onPhone,
+  openAs,
+  setLanguage,
+  text,
+} from "./helpers";
+
+/** A kind's name: its key holds a dot (audit.kind["user.updated"]), which `text` would take for a level. */
+function kindName(lang: string, kind: string): string {
+  const file = new URL(`../../apps/web/src/i18n/locales/${lang}.json`, import.meta.url);
+  return (
+    (JSON.parse(fs.readFileSync(file, "utf8")) as { audit: { kind: Record<string, string> } }).audit.kind[kind] ?? kind
+  );
+}
+
+/*
+ * /audit (issue 28): an administrator reads their facility's trail, filters it by kind and by
+ * person; the superuser sees the chain's state. German at phone size, English on the desktop.
+ */
+for (const lang of ["de", "en"] as const) {
+  test(`the audit trail with a filter (${lang})${onPhone(lang)}`, async ({ page }) => {
+    const { administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
+    // Two changes the administrator makes: a new surname and a password.
+    await callApi(page.request, administrator, "PATCH", `/auth/admin/users/${employee.id}`, {
+      surname: `${employee.surname} Neu`,
+    });
+    await callApi(page.request, administrator, "PATCH", `/auth/admin/users/${employee.id}`, {
+      password: "Anders-456!",
+    });
+    if (lang !== "de") await setLanguage(page.request, administrator, lang);
+
+    await openAs(page, administrator, "/audit", administrator.password);
+    await expect(page.getByRole("heading", { level: 1, name: text(lang, "audit.title") })).toBeVisible();
+    // Their facility's entries only: the facility, the two people created for it, the two changes.
+    await expect(page.getByTestId("audit-total")).toHaveText(text(lang, "audit.total", { count: 5 }));
+    await expect(page.getByTestId("audit-chain")).toHaveCount(0);
+
+    // The person filter: a search over the people the administrator may see, scanned with its
+    // list open in the default theme and in the dark one.
+    const person = page.getByRole("combobox", { name: text(lang, "audit.person") });
+    await person.fill(employee.surname.split(" ")[1] ?? employee.surname);
+    const option = page.getByRole("option", { name: new RegExp(employee.login) });
+    await expect(option).toBeVisible();
+    await expectAccessible(page, `/audit person search open (${lang})`);
+    await applyPreference(page, "theme", "dark");
+    await expectAccessible(page, `/audit person search open, dark (${lang})`);
+    await option.click();
+    // The employee: created, renamed, a new password.
+    await expect(page.getByTestId("audit-total")).toHaveText(text(lang, "audit.total", { count: 3 }));
+
+    // The kind filter: a native select, by keyboard.
+    const kind = page.getByRole("combobox", { name: text(lang, "audit.kindLabel") });
+    await kind.focus();
+    await kind.selectOption({ label: kindName(lang, "user.updated") });
+    await expect(page.getByTestId("audit-total")).toHaveText(text(lang, "audit.total", { count: 1 }));
+    const entry = page.getByTestId("audit-entry");
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText(kindName(lang, "user.updated"));
+    await expect(entry).toContainText(`${employee.name} ${employee.surname} Neu`);
+    await expect(entry).toContainText(`${employee.surname} → ${employee.surname} Neu`);
+    await expect(entry).toContainText(
+      text(lang, "audit.by", {
+        name: `${administrator.name} ${administrator.surname}`,
+        role: text(lang, "roles.administrator"),
+      }),
+    );
+    await expect(entry).not.toContainText("Anders-456!");
+    await expectAccessible(page, `/audit filtered, dark (${lang})`);
+
+    // The CSV link carries the filter.
+    const href = await page.getByTestId("audit-csv").getAttribute("href");
+    expect(href).toContain("format=csv");
+    expect(href).toContain("kind=user.updated");
+    expect(href).toContain(`user=${employee.id}`);
+    const csv = await page.request.get(href ?? "");
+    expect(csv.status()).toBe(200);
+    expect((await csv.text()).trim().split("\r\n")).toHaveLength(2);
+
+    await expectNoSidewaysScroll(page, `/audit (${lang})`);
+    if (lang === "de") await page.screenshot({ path: "/tmp/audit-de-phone-dark.png", fullPage: true });
+    else await page.screenshot({ path: "/tmp/audit-en-desktop-dark.png", fullPage: true });
+  });
+}
+
+test("the superuser sees the chain's state and every facility", async ({ page }) => {
+  await openAs(page, "superchris", "/audit");
+  await expect(page.getByTestId("audit-chain")).toContainText(/Die Kette ist unversehrt/);
+  await expect(page.getByTestId("audit-entry").first()).toBeVisible();
+  await expectAccessible(page, "/audit as superuser");
+  await page.screenshot({ path: "/tmp/audit-de-desktop-light.png", fullPage: false });
+});
