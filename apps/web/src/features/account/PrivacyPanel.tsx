@@ -17,8 +17,7 @@ function ErasureAnswerView({ answer }: { answer: ErasureAnswer }) {
     <Alert
       ref={ref}
       tabIndex={-1}
-      color={answer.outcome === "erased" ? "green" : "blue"}
-      variant="light"
+      color={answer.outcome === "erased" ? "teal" : "blue"}
       title={t("privacy.answerTitle")}
       data-testid="erasure-answer"
     >
@@ -71,7 +70,7 @@ export function PrivacyPanel() {
   const [answered, setAnswered] = useState(false);
   const [answer, setAnswer] = useState<{ n: number; value: ErasureAnswer } | null>(null);
   // The download carries the token in its URL (decision 9), renewed on each click.
-  const download = freshLink(() => authedUrl(api.accountExport));
+  const downloadLink = freshLink(() => authedUrl(api.accountExport));
   return (
     <Paper withBorder p="lg" mt="lg" data-testid="privacy-panel" component="section" aria-labelledby="privacy-title">
       <Group gap="xs" mb="xs" wrap="nowrap">
@@ -87,7 +86,7 @@ export function PrivacyPanel() {
         {t("privacy.downloadHint")}
       </Text>
       <Group gap="sm">
-        <Button component="a" {...download} download leftSection={<IconDownload size={16} aria-hidden />}>
+        <Button component="a" {...downloadLink} download leftSection={<IconDownload size={16} aria-hidden />}>
           {t("privacy.download")}
         </Button>
         <Button

@@ -96,11 +96,11 @@ export default function AuditPage() {
   const kinds = AUDIT_KINDS.map((k) => ({ value: k, label: t(`audit.kind.${k}`) })).sort((a, b) =>
     a.label.localeCompare(b.label),
   );
-  const csv = freshLink(() => authedUrl(api.auditExport, { query: { ...filter, format: "csv" } }));
+  const csvLink = freshLink(() => authedUrl(api.auditExport, { query: { ...filter, format: "csv" } }));
   return (
     <>
       <PageHeader title={t("audit.title")}>
-        <Button component="a" {...csv} variant="light" leftSection={<IconDownload size={16} />} data-testid="audit-csv">
+        <Button component="a" {...csvLink} variant="light" leftSection={<IconDownload size={16} />} data-testid="audit-csv">
           {t("audit.export")}
         </Button>
       </PageHeader>
