@@ -36,7 +36,6 @@ for (const lang of ["de", "en"]) {
     await panel.scrollIntoViewIfNeeded();
     await expectAccessible(page, "account with my data");
     await expectNoSidewaysScroll(page, "account with my data");
-    await page.screenshot({ path: `/tmp/privacy-${lang}-${test.info().project.name}-account.png`, fullPage: true });
 
     // The download: a ZIP with the summary, every category and the person's own profile.
     const zip = await readDownload(page, () => panel.getByRole("link", { name: t("privacy.download") }).click());
@@ -51,11 +50,9 @@ for (const lang of ["de", "en"]) {
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(t("privacy.confirmText"));
     await expectAccessible(page, "erasure dialog");
-    await page.screenshot({ path: `/tmp/privacy-${lang}-${test.info().project.name}-dialog.png` });
     await applyPreference(page, "theme", "dark");
     await expect(dialog).toBeVisible();
     await expectAccessible(page, "erasure dialog, dark");
-    await page.screenshot({ path: `/tmp/privacy-${lang}-${test.info().project.name}-dialog-dark.png` });
     // By keyboard: the confirm button, then Enter.
     const confirm = dialog.getByRole("button", { name: t("privacy.confirm") });
     await confirm.focus();
@@ -69,7 +66,6 @@ for (const lang of ["de", "en"]) {
     await expect(answer).toContainText(t("privacy.answer.untilLeaving", { years: 5 }));
     await expectAccessible(page, "erasure answer, dark");
     await expectNoSidewaysScroll(page, "erasure answer");
-    await page.screenshot({ path: `/tmp/privacy-${lang}-${test.info().project.name}-answer-dark.png`, fullPage: true });
   });
 }
 
@@ -84,7 +80,6 @@ test("staff download a person's data from the user card", async ({ page }) => {
     text("de", "privacy.staffDownloadLabel", { name: `${employee.name} ${employee.surname}` }),
   );
   await expectAccessible(page, "user card with the data download");
-  await card.screenshot({ path: "/tmp/privacy-de-desktop-user-card.png" });
   const zip = await readDownload(page, () => link.click());
   expect(JSON.parse(zip.text("data/profile.json")).users[0].login).toBe(employee.login);
 });
