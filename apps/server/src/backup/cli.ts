@@ -9,6 +9,7 @@
 import path from "node:path";
 import { loadConfig } from "../config";
 import { BackupError, checkBackup } from "./format";
+import { checkRestorable } from "./migrations";
 import { restoreBackup } from "./restore";
 import { backupInstallation } from "./service";
 
@@ -31,6 +32,12 @@ async function main(): Promise<void> {
       `${file} is intact: CareCampus ${header.app.version} (${header.app.commit}), ${header.database}, ` +
         `written ${header.createdAt} at migration ${header.migration.tag}; ${describe(manifest)}.`,
     );
+    // Intact, but maybe not for this version: say so now rather than at the restore.
+    try {
+      checkRestorable(header.migration);
+    } catch (err) {
+      console.log(`This CareCampus cannot restore it: ${(err as Error).message}`);
+    }
     return;
   }
   if (command === "backup" && args.includes("--check")) throw new BackupError(USAGE);

@@ -66,6 +66,7 @@ export async function backupInstallation(
   source: BackupSource,
   file: string,
 ): Promise<{ header: BackupHeader; manifest: Manifest }> {
+  if (!fs.existsSync(path.dirname(file))) throw new BackupError(`The folder ${path.dirname(file)} does not exist.`);
   const temp = `${file}.partial-${process.pid}`;
   try {
     if (source.databaseUrl) {
