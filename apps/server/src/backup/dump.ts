@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import { getTableName, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { tablesInCopyOrder } from "../db/migrate-to-postgres";
+import { tablesInCopyOrder } from "../db/table-order";
 import { readVersion } from "../system/version";
 import { BackupError, BackupWriter, type Manifest } from "./format";
 import { migrationLevel } from "./migrations";
@@ -20,7 +20,7 @@ export const EXCLUDED_ROWS: Readonly<Record<string, string>> = { app_meta: `"key
 const FETCH_WITH_BYTES = 8;
 const FETCH = 500;
 
-/** The tables of the database, parents before children (db/migrate-to-postgres.ts), then any the schema does not name. */
+/** The tables of the database, parents before children (db/table-order.ts), then any the schema does not name. */
 export async function tablesToCopy(db: Db | Tx): Promise<string[]> {
   const result = await db.execute<{ name: string }>(
     sql`select table_name as name from information_schema.tables
