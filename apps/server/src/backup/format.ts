@@ -244,7 +244,7 @@ export async function* readBackup(file: string): AsyncGenerator<BackupEvent> {
   } catch (err) {
     if (err instanceof BackupError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? "";
-    if (code.startsWith("Z_") || code === "ERR_INVALID_ARG_TYPE") {
+    if (code.startsWith("Z_")) {
       throw new BackupError(
         `${file} is damaged or no CareCampus backup: ${(err as Error).message} (not a complete gzip file).`,
       );
