@@ -279,6 +279,24 @@ describe("a backup of a running installation", () => {
     }
   });
 
+  it("is refused by a database that holds something else, which stays as it was", async () => {
+    const other = await emptyTarget();
+    const open = () =>
+      other.databaseUrl
+        ? openDatabase({ databaseUrl: other.databaseUrl, migrations: false })
+        : openDatabase({ pgliteDir: other.dataDir, migrations: false });
+    const db = await open();
+    await db.db.execute(sql`create table invoices (id int)`);
+    await db.close();
+    await expect(restoreBackup(backupFile, other, silent)).rejects.toThrow(/tables but no CareCampus migrations/);
+    const after = await open();
+    const { rows } = await after.db.execute<{ name: string }>(
+      sql`select table_name as name from information_schema.tables where table_schema = 'public'`,
+    );
+    await after.close();
+    expect(rows.map((r) => r.name)).toEqual(["invoices"]);
+  });
+
   it("of a newer version is refused", async () => {
     const lines = zlib.gunzipSync(fs.readFileSync(backupFile)).toString("utf8");
     const newer = lines.replace(

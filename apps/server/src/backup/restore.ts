@@ -83,6 +83,12 @@ export async function restoreBackup(file: string, target: RestoreTarget, log = c
       if (!release)
         throw new BackupError("Another process is migrating the target database; try again when it is done.");
       const level = await migrationLevel(database.db);
+      if (!level && (await tablesToCopy(database.db)).length > 0) {
+        throw new BackupError(
+          "The target database has tables but no CareCampus migrations: it is not an empty CareCampus installation. " +
+            "Restore into a new DATA_DIR or a new PostgreSQL database (createdb).",
+        );
+      }
       if (level) {
         const data = await tablesWithData(database.db);
         if (data.length > 0) {
