@@ -36,6 +36,8 @@ export const PGLITE_LEG = [
   "apps/server/src/learning/quiz.test.ts",
   "apps/server/src/content/content.test.ts",
   "apps/server/src/users/import.test.ts",
+  // Backups: the PGlite server's backup channel and data directory, restores on PGlite.
+  "apps/server/src/backup/",
   // Start-up on a data directory, jobs and their locks, the outbox.
   "apps/server/src/bootstrap.test.ts",
   "apps/server/src/system/system.test.ts",

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import { buildApp } from "./app";
+import { type BackupChannel, startBackupChannel } from "./backup/channel";
 import { createDeps } from "./bootstrap";
 import { type Config, ConfigError, loadConfig } from "./config";
 import { DataDirInUseError, queryStats } from "./db/client";
@@ -27,6 +28,7 @@ async function main(config: Config): Promise<void> {
   const app = await buildApp(deps, { logger: true, serveWeb: true });
 
   let jobs: JobRunner | null = null;
+  let backupChannel: BackupChannel | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -37,6 +39,7 @@ async function main(config: Config): Promise<void> {
       // Requests already sent are answered (served, or 503 with Retry-After), none is reset.
       if (!(await drainServer(app, SHUTDOWN_GRACE_MS))) app.log.warn("shutdown: requests still running were cut off");
       await peer?.close();
+      await backupChannel?.close();
       await jobs?.stop();
       await deps.database.close();
       clearTimeout(force);
@@ -62,6 +65,13 @@ async function main(config: Config): Promise<void> {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  // PGlite's directory opens in this process only: `npm run backup` asks through this channel
+  // (backup/channel.ts: 127.0.0.1 only, a secret in DATA_DIR). PostgreSQL is read directly.
+  if (deps.database.kind === "pglite") {
+    backupChannel = await startBackupChannel(deps.database, config.dataDir, (message, err) =>
+      app.log.error({ err }, message),
+    );
+  }
   // Only now, with the server reachable, is a generated first password worth printing.
   const adminPassword = await issuePendingAdminPassword(deps.database.db);
   // Not in buildApp: API tests get no timers. NOTIFICATION_JOB=false leaves the jobs (expiry

@@ -46,7 +46,7 @@ export function changeFeedOf(db: Db | Tx): ChangeFeed | undefined {
   return feeds.get(db);
 }
 
-const migrationsFolder = serverPath("src/db/migrations");
+export const migrationsFolder = serverPath("src/db/migrations");
 
 export class DataDirInUseError extends Error {}
 
@@ -197,6 +197,12 @@ export interface OpenOptions {
   countQueries?: boolean;
   /** PostgreSQL: the pool's connections (DATABASE_POOL_SIZE); 10 unless given. */
   poolSize?: number;
+  /**
+   * The migrations to apply on opening: the server's own folder unless given; another folder
+   * (a restore migrates to a backup's level, backup/migrations.ts), or false to change nothing
+   * (a backup reads an installation as it is).
+   */
+  migrations?: string | false;
 }
 
 /** Queries sent through this process's database since it started (only counted with `countQueries`). */
@@ -267,8 +273,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       try {
         await lock.query("select pg_advisory_lock($1, $2)", [MIGRATION_LOCK.namespace, MIGRATION_LOCK.id]);
         try {
-          await migratePg(db, { migrationsFolder });
-          await syncLoginKeys(db);
+          if (options.migrations !== false) {
+            await migratePg(db, { migrationsFolder: options.migrations ?? migrationsFolder });
+            await syncLoginKeys(db);
+          }
         } finally {
           await lock.query("select pg_advisory_unlock($1, $2)", [MIGRATION_LOCK.namespace, MIGRATION_LOCK.id]);
         }
@@ -337,8 +345,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       ...(options.countQueries && { logger: countingLogger }),
     }) as unknown as Db;
     // On a loaded template this only confirms that every migration is applied.
-    await migratePglite(db as never, { migrationsFolder });
-    await syncLoginKeys(db);
+    if (options.migrations !== false) {
+      await migratePglite(db as never, { migrationsFolder: options.migrations ?? migrationsFolder });
+      await syncLoginKeys(db);
+    }
     // PGlite has one session, in which advisory locks are re-entrant: the holders in this
     // process are told apart here (no other process can open the same directory).
     const held = new Set<string>();
