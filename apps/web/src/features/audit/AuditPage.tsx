@@ -100,7 +100,13 @@ export default function AuditPage() {
   return (
     <>
       <PageHeader title={t("audit.title")}>
-        <Button component="a" {...csvLink} variant="light" leftSection={<IconDownload size={16} />} data-testid="audit-csv">
+        <Button
+          component="a"
+          {...csvLink}
+          variant="light"
+          leftSection={<IconDownload size={16} />}
+          data-testid="audit-csv"
+        >
           {t("audit.export")}
         </Button>
       </PageHeader>
