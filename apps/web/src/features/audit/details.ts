@@ -60,6 +60,10 @@ export function detailLines(entry: AuditEntry, t: TFunction, zone: string): stri
   // The changed fields only where no before → after line names them already.
   const restFields = Array.isArray(fields) ? fields.filter((f) => !shown.has(String(f))) : [];
   if (restFields.length > 0) lines.push(`${field("fields")}: ${value("fields", restFields)}`);
-  for (const [key, v] of Object.entries(rest)) lines.push(`${field(key)}: ${value(key, v)}`);
+  for (const [key, v] of Object.entries(rest)) {
+    // The entry's own facility stands above the details already.
+    if (key === "facility" && v === entry.facility?.id) continue;
+    lines.push(`${field(key)}: ${value(key, v)}`);
+  }
   return lines;
 }
