@@ -84,15 +84,30 @@ for (const lang of ["de", "en"] as const) {
     expect((await csv.text()).trim().split("\r\n")).toHaveLength(2);
 
     await expectNoSidewaysScroll(page, `/audit (${lang})`);
-    if (lang === "de") await page.screenshot({ path: "/tmp/audit-de-phone-dark.png", fullPage: true });
-    else await page.screenshot({ path: "/tmp/audit-en-desktop-dark.png", fullPage: true });
   });
 }
 
-test("the superuser sees the chain's state and every facility", async ({ page }) => {
+test("the superuser sees the chain's state and every facility; the date picker is the app's", async ({ page }) => {
   await openAs(page, "superchris", "/audit");
   await expect(page.getByTestId("audit-chain")).toContainText(/Die Kette ist unversehrt/);
   await expect(page.getByTestId("audit-entry").first()).toBeVisible();
   await expectAccessible(page, "/audit as superuser");
-  await page.screenshot({ path: "/tmp/audit-de-desktop-light.png", fullPage: false });
+
+  // The start of the range: the calendar's picker, German and DD.MM.YYYY whatever the browser's
+  // language; scanned open in the default theme and in the dark one.
+  const from = page.getByTestId("audit-from");
+  await from.focus();
+  await page.keyboard.press("Enter");
+  const picker = page.getByRole("dialog");
+  await expect(picker.getByRole("columnheader", { name: "Mo" })).toBeVisible();
+  // The 15th of the month shown (the first rows may hold the last days of the month before).
+  const day = picker.getByRole("button", { name: /^15 / });
+  await expectAccessible(page, "/audit date picker open");
+  await applyPreference(page, "theme", "dark");
+  await expectAccessible(page, "/audit date picker open, dark");
+  await day.click();
+  await expect(from).toHaveText(/^15\.\d{2}\.\d{4}$/);
+  expect(await page.getByTestId("audit-csv").getAttribute("href")).toMatch(/from=\d{4}-\d{2}-15/);
+  // The demo superuser's theme as other specs expect it.
+  await applyPreference(page, "theme", "carely");
 });

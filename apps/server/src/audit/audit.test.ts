@@ -1,7 +1,13 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import { AUDIT_PAGE_SIZE, type AuditKind, type AuditPage, type AuditVerification } from "@carecampus/contract";
+import {
+  AUDIT_DATA_KEYS,
+  AUDIT_PAGE_SIZE,
+  type AuditKind,
+  type AuditPage,
+  type AuditVerification,
+} from "@carecampus/contract";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { berlin, type CalendarScene, calendarScene, eventBody, tokenAt } from "../../test/calendar";
@@ -392,6 +398,26 @@ describe("every audited change writes one entry in its transaction", () => {
       recordStartSettings(db, loadConfig({ ...env, MAX_USERS: "40" }), ctx.deps.now()),
     );
     expect(changed[0]?.data).toMatchObject({ max_users: 40 });
+  });
+
+  it("every key the entries above hold is one the audit page names in words (AUDIT_DATA_KEYS)", async () => {
+    const keys = new Set<string>();
+    const isRecord = (v: unknown): v is Record<string, unknown> =>
+      typeof v === "object" && v !== null && !Array.isArray(v);
+    const pairs = (part: Record<string, unknown>) => {
+      for (const side of [part.before, part.after]) if (isRecord(side)) for (const k of Object.keys(side)) keys.add(k);
+    };
+    const rows = await entries();
+    for (const row of rows) {
+      for (const key of Object.keys(row.data)) keys.add(key);
+      pairs(row.data);
+      if (Array.isArray(row.data.fields)) for (const f of row.data.fields) keys.add(String(f));
+      if (isRecord(row.personal)) pairs(row.personal);
+    }
+    // The entries above are of many kinds, with before and after, fields and personal values.
+    expect(new Set(rows.map((r) => r.kind)).size).toBeGreaterThan(20);
+    const named = new Set<string>(AUDIT_DATA_KEYS);
+    expect([...keys].filter((k) => k !== "before" && k !== "after" && !named.has(k)).sort()).toEqual([]);
   });
 });
 

@@ -3,59 +3,16 @@ import { Badge, Group, Paper, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { settings } from "../../app/settings";
 import classes from "./audit.module.css";
-
-/** A value of an entry's data in words: lists joined, nothing as a dash, yes/no for booleans. */
-function useValueText() {
-  const { t } = useTranslation();
-  const text = (value: unknown): string => {
-    if (value === null || value === undefined || value === "") return t("audit.nothing");
-    if (typeof value === "boolean") return value ? t("audit.yes") : t("audit.no");
-    if (Array.isArray(value)) return value.length === 0 ? t("audit.nothing") : value.map(text).join(", ");
-    if (typeof value === "object") {
-      return Object.entries(value as Record<string, unknown>)
-        .map(([k, v]) => `${k}: ${text(v)}`)
-        .join("; ");
-    }
-    return String(value);
-  };
-  return text;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The lines of what changed: before → after per field, then the entry's other facts. */
-function detailLines(
-  data: Record<string, unknown>,
-  text: (v: unknown) => string,
-  change: (f: string, b: string, a: string) => string,
-) {
-  const lines: string[] = [];
-  const pairs = (before: unknown, after: unknown) => {
-    if (!isRecord(before) && !isRecord(after)) return;
-    const b = isRecord(before) ? before : {};
-    const a = isRecord(after) ? after : {};
-    for (const field of new Set([...Object.keys(b), ...Object.keys(a)]))
-      lines.push(change(field, text(b[field]), text(a[field])));
-  };
-  const { before, after, personal, ...rest } = data;
-  if (isRecord(before) || isRecord(after)) pairs(before, after);
-  else if (before !== undefined || after !== undefined) lines.push(change("", text(before), text(after)));
-  if (isRecord(personal)) pairs(personal.before, personal.after);
-  for (const [key, value] of Object.entries(rest)) lines.push(`${key}: ${text(value)}`);
-  return lines;
-}
+import { detailLines } from "./details";
 
 /** One entry in plain words: when, who in which role, what, about whom, where, and what changed. */
 export function AuditEntryCard({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
-  const text = useValueText();
   const zone = settings["time-zone"];
   const role = entry.actor.role === "system" ? t("audit.system") : t(`roles.${entry.actor.role}`, entry.actor.role);
   const who =
     entry.actor.id === null ? t("audit.system") : t("audit.by", { name: entry.actor.name ?? t("audit.erased"), role });
-  const lines = detailLines(entry.data, text, (field, before, after) =>
-    field === "" ? `${before} → ${after}` : t("audit.change", { field, before, after }),
-  );
+  const lines = detailLines(entry, t, zone);
   return (
     <Paper withBorder p="sm" radius="md" component="li" className={classes.entry} data-testid="audit-entry">
       <Stack gap={4}>
@@ -82,7 +39,7 @@ export function AuditEntryCard({ entry }: { entry: AuditEntry }) {
           {entry.facility && (
             <>
               <dt>{t("audit.facility")}</dt>
-              <dd>{entry.facility.name ?? `#${entry.facility.id}`}</dd>
+              <dd>{entry.facility.name ?? t("audit.number", { id: entry.facility.id })}</dd>
             </>
           )}
           {lines.length > 0 && (

@@ -1,3 +1,4 @@
+import "@mantine/dates/styles.css";
 import { AUDIT_KINDS, type AuditKind, api, can } from "@carecampus/contract";
 import {
   Alert,
@@ -10,11 +11,15 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
   Title,
 } from "@mantine/core";
+import { DatePickerInput, DatesProvider } from "@mantine/dates";
 import { useDebouncedValue } from "@mantine/hooks";
 import { IconAlertTriangle, IconDownload, IconShieldCheck } from "@tabler/icons-react";
+import "dayjs/locale/de";
+import "dayjs/locale/es";
+import "dayjs/locale/fr";
+import "dayjs/locale/pt-br";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../../api/client";
@@ -82,7 +87,7 @@ function PersonFilter({ value, onChange }: { value: string | null; onChange: (id
 }
 
 export default function AuditPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useRequiredSession();
   const [filter, setFilter] = useState<AuditFilter>({});
   const [page, setPage] = useState(1);
@@ -127,18 +132,22 @@ export default function AuditPage() {
           onChange={(e) => change({ kind: (e.currentTarget.value || undefined) as AuditKind | undefined })}
           data-testid="audit-kind"
         />
-        {(["from", "to"] as const).map((end) => (
-          <TextInput
-            key={end}
-            type="date"
-            label={t(end === "from" ? "audit.fromDay" : "audit.toDay")}
-            value={filter[end] ?? ""}
-            // The range cannot be turned round: each end is bounded by the other.
-            {...(end === "from" ? { max: filter.to } : { min: filter.from })}
-            onChange={(e) => change({ [end]: e.currentTarget.value || undefined })}
-            data-testid={`audit-${end}`}
-          />
-        ))}
+        {/* The app's date picker, as in the calendar: DD.MM.YYYY and the reader's language
+            whatever the browser's; the range cannot be turned round, each end bounds the other. */}
+        <DatesProvider settings={{ locale: i18n.language === "br" ? "pt-br" : i18n.language, firstDayOfWeek: 1 }}>
+          {(["from", "to"] as const).map((end) => (
+            <DatePickerInput
+              key={end}
+              label={t(end === "from" ? "audit.fromDay" : "audit.toDay")}
+              valueFormat="DD.MM.YYYY"
+              clearable
+              value={filter[end] ?? null}
+              {...(end === "from" ? { maxDate: filter.to } : { minDate: filter.from })}
+              onChange={(day) => change({ [end]: day ? String(day).slice(0, 10) : undefined })}
+              data-testid={`audit-${end}`}
+            />
+          ))}
+        </DatesProvider>
       </SimpleGrid>
       <Group justify="flex-end" mb="md">
         <Button
