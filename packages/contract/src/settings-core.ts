@@ -9,6 +9,14 @@ import type { Language, SettingName, Settings, Theme } from "./settings";
 
 /** Languages of the UI; pt-br travels as `br` (spec §1). */
 export const LANGUAGES = ["de", "en", "fr", "es", "br"] as const;
+
+/**
+ * The BCP 47 tag of a language, for a document's lang attribute and the browser's formats: `br`
+ * is Brazilian Portuguese on the wire (spec: pt-br is sent as br), never Breton.
+ */
+export function languageTag(language: (typeof LANGUAGES)[number]): string {
+  return language === "br" ? "pt-BR" : language;
+}
 export const DEFAULT_LANGUAGE: Language = "de";
 
 export const AVATARS = ["female", "male", "bee", "owl", "frog", "fox", "penguin", "pig", "monkey", "dolphin"] as const;

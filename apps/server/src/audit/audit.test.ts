@@ -341,14 +341,18 @@ describe("every audited change writes one entry in its transaction", () => {
     await expectKinds(() => api(ctx, admin, "DELETE", `/api/authoring/questions/${questionId}`), ["content.deleted"]);
   });
 
-  it("wiki pages: saved and released", async () => {
+  it("wiki pages: topic created, saved, released and retired", async () => {
     const token = await tokenAt(ctx, scene.users.administrator, NOW);
-    const topic = await api(ctx, token, "POST", "/api/wiki/topics", {
-      key: "hausregeln",
-      title: "Hausregeln",
-      facility: scene.facilityA.id,
-    });
-    expect(topic.statusCode).toBe(200);
+    const topic = await expectKinds(
+      () =>
+        api(ctx, token, "POST", "/api/wiki/topics", {
+          key: "hausregeln",
+          title: "Hausregeln",
+          facility: scene.facilityA.id,
+        }),
+      ["wiki.topic_created"],
+    );
+    expect(topic[0]).toMatchObject({ facilityId: scene.facilityA.id, data: { topic: "hausregeln" } });
     const saved = await expectKinds(
       () =>
         api(ctx, token, "POST", "/api/wiki/pages", {
@@ -384,6 +388,11 @@ describe("every audited change writes one entry in its transaction", () => {
       expect(res.statusCode).toBe(409);
     });
     expect(stale).toEqual([]);
+    const retired = await expectKinds(
+      () => api(ctx, token, "DELETE", `/api/wiki/pages/${page}`),
+      ["wiki.page_retired"],
+    );
+    expect(retired[0]).toMatchObject({ facilityId: scene.facilityA.id, data: { page, slug: "besuch" } });
   });
 
   it("the settings of a start: once per change, never a secret", async () => {

@@ -1,5 +1,12 @@
 import type { PassThrough } from "node:stream";
-import { EXPORT_CATEGORIES, type ExportCategory, formatDate, isoDay, personName } from "@carecampus/contract";
+import {
+  EXPORT_CATEGORIES,
+  type ExportCategory,
+  formatDate,
+  isoDay,
+  languageTag,
+  personName,
+} from "@carecampus/contract";
 import archiver from "archiver";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { escapeHtml } from "../authoring/question-bank/text";
@@ -118,7 +125,7 @@ function summaryHtml(
   const fill = (s: string, values: Record<string, string>) =>
     s.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, k: string) => (k in values ? e(values[k] as string) : whole));
   return `<!doctype html>
-<html lang="${language}">
+<html lang="${languageTag(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -33,14 +33,14 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
   const user = { onRequest: authenticate() };
 
   route(app, endpoints.wikiTree, user, (request) => wikiTree(db, actorOf(request), request.query.facility));
-  route(app, endpoints.wikiTopicCreate, user, (request) => createTopic(db, actorOf(request), request.body));
+  route(app, endpoints.wikiTopicCreate, user, (request) => createTopic(clock(), actorOf(request), request.body));
   route(app, endpoints.wikiPageGet, user, (request) => getPage(db, actorOf(request), request.params, request.query));
   route(app, endpoints.wikiPageCreate, user, (request) => createPage(clock(), actorOf(request), request.body));
   route(app, endpoints.wikiPageSave, user, (request) =>
     savePage(clock(), actorOf(request), request.params.id, request.body),
   );
   route(app, endpoints.wikiPageDelete, user, async (request) => {
-    await retirePage(db, actorOf(request), request.params.id);
+    await retirePage(clock(), actorOf(request), request.params.id);
     return { ok: true as const };
   });
   route(app, endpoints.wikiPageRelease, user, (request) =>

@@ -51,7 +51,7 @@ import { renderWikiMarkdown, wikiPlainText } from "./render";
 /** Recently released pages on /wiki. */
 const RECENT = 8;
 
-/** The text-search configuration of each language (Breton has none of its own: simple). */
+/** The text-search configuration of each language (`br` is Brazilian Portuguese). */
 export const SEARCH_CONFIG: Record<Language, string> = {
   de: "german",
   en: "english",
@@ -190,7 +190,8 @@ export async function wikiTree(db: Db, actor: Actor, asked: number | undefined):
 }
 
 /** POST /wiki/topics. */
-export async function createTopic(db: Db, actor: Actor, body: WikiTopicCreate): Promise<WikiTopic> {
+export async function createTopic(deps: DbClock, actor: Actor, body: WikiTopicCreate): Promise<WikiTopic> {
+  const { db } = deps;
   const facilityId = body.facility === undefined ? null : await facilityInView(db, actor, body.facility);
   assertMayEdit(actor, facilityId);
   return runTransaction(db, async (tx) => {
@@ -215,6 +216,7 @@ export async function createTopic(db: Db, actor: Actor, body: WikiTopicCreate): 
       .values({ key: body.key, title: body.title, facilityId, origin: "app", position: max + 1 })
       .returning();
     if (!row) throw new AppError(ErrorCode.conflict, "A topic with this key exists");
+    await recordAudit(tx, { kind: "wiki.topic_created", actor, facilityId, data: { topic: row.key } }, deps.now());
     return { id: row.id, key: row.key, title: row.title, facility_id: row.facilityId, pages: [] };
   });
 }
@@ -438,14 +440,19 @@ export async function releasePage(deps: DbClock, actor: Actor, id: number, body:
 }
 
 /** DELETE /wiki/pages/{id}: retired, with its history kept. */
-export async function retirePage(db: Db, actor: Actor, id: number): Promise<void> {
-  await runTransaction(db, async (tx) => {
+export async function retirePage(deps: DbClock, actor: Actor, id: number): Promise<void> {
+  await runTransaction(deps.db, async (tx) => {
     const page = await pageForEdit(tx, actor, id, true);
     await tx
       .update(wikiPages)
       .set({ retired: true, version: page.version + 1 })
       .where(eq(wikiPages.id, id));
     await reindexPage(tx, id);
+    await recordAudit(
+      tx,
+      { kind: "wiki.page_retired", actor, facilityId: page.facilityId, data: { page: id, slug: page.slug } },
+      deps.now(),
+    );
   });
 }
 

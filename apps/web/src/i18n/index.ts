@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, type Language } from "@carecampus/contract";
+import { DEFAULT_LANGUAGE, type Language, languageTag } from "@carecampus/contract";
 import i18n, { type BackendModule, type ResourceKey } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { settings } from "../app/settings";
@@ -12,9 +12,7 @@ export function pickLanguage(preferred: Language | undefined): Language {
 }
 
 /** pt-br is `br` on the wire; the document language must be a real BCP 47 tag. */
-export function htmlLang(language: Language): string {
-  return language === "br" ? "pt-BR" : language;
-}
+export const htmlLang = (language: Language): string => languageTag(language);
 
 /**
  * Each locale is a chunk of its own, loaded when its language is first needed: the login loads

@@ -35,6 +35,8 @@ export const AUDIT_KINDS = [
   "content.deleted",
   "wiki.page_saved",
   "wiki.page_released",
+  "wiki.page_retired",
+  "wiki.topic_created",
   // The installation
   "facility.created",
   "settings.started",
