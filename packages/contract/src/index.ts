@@ -8,6 +8,7 @@ export * from "./rules/access";
 export * from "./rules/audit";
 export * from "./rules/calendar";
 export * from "./rules/calendar-events";
+export * from "./rules/certificate-status";
 export * from "./rules/content";
 export * from "./rules/expiry";
 export * from "./rules/help";

@@ -101,6 +101,8 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["user.erasure",              A, A,       A, A,       A, N,       F, F,       F, F],
   ["audit.read",                A, A,       F, F,       A, N,       F, F,       F, F],
   ["audit.verify",              A, A,       F, F,       F, F,       F, F,       F, F],
+  ["certificate.revoke",        A, A,       A, A,       A, N,       F, F,       F, F],
+  ["evidence.read",             A, A,       A, A,       A, N,       A, N,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */
@@ -197,6 +199,8 @@ const ROLE_TABLE: Record<Action, string> = {
   "user.erasure":               "✓  ✓  ✓  ·  ·",
   "audit.read":                 "✓  ·  ✓  ·  ·",
   "audit.verify":               "✓  ·  ·  ·  ·",
+  "certificate.revoke":         "✓  ✓  ✓  ·  ·",
+  "evidence.read":              "✓  ✓  ✓  ✓  ·",
 };
 
 describe("access policies (pure)", () => {

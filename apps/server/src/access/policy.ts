@@ -317,6 +317,21 @@ export const POLICIES = {
     refused: "forbidden",
     forbidden: { code: ErrorCode.forbidden, message: "Only a superuser verifies the audit trail" },
   },
+  /** Revoking a certificate: as editing its holder; another facility's certificate is unknown (1011). */
+  "certificate.revoke": {
+    refused: "forbidden",
+    forbidden: { code: ErrorCode.forbidden, message: "Your role may not revoke certificates" },
+    scope: true,
+    grant: true,
+    notFound: { code: ErrorCode.certificateNotFound, message: "Certificate not found" },
+  },
+  /** A facility's evidence at a date: its staff (the overview's readers); another facility is unknown. */
+  "evidence.read": {
+    refused: "forbidden",
+    forbidden: NOT_STAFF,
+    scope: true,
+    notFound: FACILITY_NOT_FOUND,
+  },
 } as const satisfies Record<AccessAction, Policy>;
 
 /** The contract's actions: the table above must describe each, and no other. */

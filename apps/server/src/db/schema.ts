@@ -371,6 +371,17 @@ export const certificates = pgTable(
     markedBy: integer("marked_by").references(() => users.id, { onDelete: "set null" }),
     verificationCode: text("verification_code").notNull().unique(),
     createdAt: createdAt(),
+    /**
+     * Revocation (issue 29): a state, never a deletion. A revoked certificate stays in the
+     * history, marked; the verification page says revoked from this instant.
+     */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Who revoked it (a bare id: the audit trail holds the rest). */
+    revokedBy: integer("revoked_by"),
+    /** issued_in_error | obtained_improperly | other (contract REVOCATION_REASONS). */
+    revokeReason: text("revoke_reason"),
+    /** Staff's note on the revocation (free text, optional). */
+    revokeNote: text("revoke_note"),
   },
   (t) => [
     index("certificates_user_training_idx").on(t.userId, t.trainingId, t.acquiredAt),
@@ -886,4 +897,26 @@ export const auditLog = pgTable(
     index("audit_log_actor_idx").on(t.actorId),
     index("audit_log_kind_idx").on(t.kind, t.id),
   ],
+);
+
+/**
+ * The training matrix as it was (issue 29, evidence at a date): one row per user and period in
+ * which their matrix (and facility) stayed the same. `trainings` null: every training of the
+ * facility (no matrix of their own). Written with every matrix or facility change from migration
+ * 0020 on; `valid_to` null for the current period. Before the first row of a user, today's
+ * records cannot tell: the evidence report says from which day it is exact.
+ */
+export const trainingMatrixHistory = pgTable(
+  "training_matrix_history",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    facilityId: integer("facility_id"),
+    trainings: integer("trainings").array(),
+    validFrom: timestamp("valid_from", { withTimezone: true }).notNull(),
+    validTo: timestamp("valid_to", { withTimezone: true }),
+  },
+  (t) => [index("training_matrix_history_user_idx").on(t.userId, t.validFrom)],
 );

@@ -26,6 +26,7 @@ import {
   rateLimits,
   trainingMatrices,
   trainingMatrixEntries,
+  trainingMatrixHistory,
   userActivities,
   userAdditionalQualifications,
   userQualifications,
@@ -301,14 +302,20 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       { column: certificates.userId, holds: "user-id" },
       { column: certificates.markedBy, holds: "user-id" },
       { column: certificates.verificationCode, holds: "secret" },
+      { column: certificates.revokedBy, holds: "user-id" },
+      { column: certificates.revokeNote, holds: "free-text" },
     ],
     links: [
       subjectLink(certificates.userId, "certificates", {
         rule: "anonymise",
-        set: [{ column: certificates.verificationCode, to: "pseudonym" }],
-        why: "Counts stay; a printed certificate's code no longer resolves to the record.",
+        set: [
+          { column: certificates.verificationCode, to: "pseudonym" },
+          { column: certificates.revokeNote, to: "null" },
+        ],
+        why: "Counts stay; a printed certificate's code no longer resolves to the record, and staff's note on a revocation goes.",
       }),
       actorLink(certificates.markedBy, "Who marked a passive training passed for someone"),
+      actorLink(certificates.revokedBy, "Who revoked someone's certificate"),
     ],
   },
   {
@@ -406,6 +413,17 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         why: "Assigned-training totals stay right; it names nobody else.",
       }),
       actorLink(trainingMatrices.updatedBy, "Who changed someone's training matrix"),
+    ],
+  },
+  {
+    table: trainingMatrixHistory,
+    purpose: "Which trainings a user had to hold in which period: the evidence at a date (issue 29).",
+    personal: [{ column: trainingMatrixHistory.userId, holds: "user-id" }],
+    links: [
+      subjectLink(trainingMatrixHistory.userId, "progress", {
+        rule: "keep-anonymous",
+        why: "Who had to hold a training when stays countable for the facility's evidence; the row names nobody.",
+      }),
     ],
   },
   {

@@ -21,6 +21,7 @@ const ROUTES: Record<RouteName, string> = {
   help:           "✓  ✓  ✓  ✓  ✓",
   wiki:           "✓  ✓  ✓  ✓  ✓",
   audit:          "✓  ·  ✓  ·  ·",
+  evidence:       "✓  ✓  ✓  ✓  ·",
 };
 
 describe("access by role (the table the server and the web app share)", () => {

@@ -79,6 +79,10 @@ export const ACCESS_ROLES = {
   "audit.read": ["administrator"],
   /** Whether the audit chain is intact: superusers only. */
   "audit.verify": [],
+  /** Revoking a certificate (issue 29): whoever edits users, within their facility. */
+  "certificate.revoke": USER_EDITOR_ROLES,
+  /** The facility's evidence at a date (issue 29): staff who read the overview, within their facility. */
+  "evidence.read": STAFF_ROLES,
 } as const satisfies Record<string, readonly Role[] | null>;
 
 export type AccessAction = keyof typeof ACCESS_ROLES;
@@ -112,6 +116,8 @@ export const ROUTE_ACTIONS = {
   wiki: null,
   /** The audit trail (issue 28). */
   audit: "audit.read",
+  /** The evidence at a date (issue 29). */
+  evidence: "evidence.read",
 } as const satisfies Record<string, AccessAction | null>;
 export type RouteName = keyof typeof ROUTE_ACTIONS;
 
