@@ -82,7 +82,7 @@ function run([name, command], quiet) {
       running.delete(child);
       const seconds = (performance.now() - start) / 1000;
       const ok = code === 0;
-      times.push({ name, seconds, ok, stopped: signal !== null && failed !== null });
+      times.push({ name, seconds, ok, stopped: !ok && failed !== null });
       if (log) {
         fs.closeSync(out);
         const lines = fs.readFileSync(log, "utf8").trimEnd().split("\n");
@@ -94,10 +94,18 @@ function run([name, command], quiet) {
       }
       if (!ok && failed === null && signal === null) {
         failed = name;
+        // SIGINT, as a Ctrl-C: Playwright then stops the test servers it started (they run in a
+        // process group of their own, which a SIGTERM to the lane's group left running on their
+        // ports for the next run to trip over). Whatever still runs after 20 s is killed.
         for (const other of running) {
           try {
-            process.kill(-other.pid, "SIGTERM");
+            process.kill(-other.pid, "SIGINT");
           } catch {}
+          setTimeout(() => {
+            try {
+              process.kill(-other.pid, "SIGKILL");
+            } catch {}
+          }, 20_000).unref();
         }
       }
       resolve(ok);
