@@ -16,6 +16,7 @@ import { authoringRoutes } from "./authoring/routes";
 import { calendarRoutes } from "./calendar/routes";
 import { certificateRoutes } from "./certificates/routes";
 import { contentRoutes } from "./content/routes";
+import { credentialDeps, credentialPages, credentialRoutes } from "./credentials/routes";
 import type { AppDeps } from "./deps";
 import { registerErrorHandling } from "./errors";
 import { facilityRoutes } from "./facilities/routes";
@@ -146,6 +147,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 
+  // VERIFIABLE_CREDENTIALS: the signing key and the issuer, loaded once (null while off).
+  const credentials = await credentialDeps(deps);
   await app.register(
     async (api) => {
       await api.register(systemRoutes);
@@ -169,11 +172,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(authoringRoutes);
       await api.register(privacyRoutes);
       await api.register(auditRoutes);
+      await api.register(credentialRoutes(credentials));
     },
     { prefix: "/api" },
   );
   // npm run bench only (BENCH_FLOOR_ROUTE=true): the answer POST's floor, outside the API.
   if (deps.config.benchFloorRoute) await app.register(floorRoutes);
+  // did:web's document and the credential check page, outside /api.
+  await app.register(credentialPages(credentials));
 
   // show-external-trainings reaches the page only with a partner configured to show.
   const settings = { ...deps.config.settings, "show-external-trainings": partnerCoursesOn(deps.config) };

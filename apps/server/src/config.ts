@@ -143,6 +143,19 @@ const EnvSchema = z.object({
   /** Demo only: start the reference partner (the test peer, partner-peer/) inside this process. */
   PARTNER_PEER: flag(false),
   PARTNER_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The installation's address as the world reaches it (absolute http(s) URL): links, did:web. */
+  PUBLIC_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((v) => /^https?:\/\//i.test(v), "must be an absolute http(s) URL")
+      .optional(),
+  ),
+  /** Issue 29: every new certificate also as a signed Open Badges 3.0 credential (credentials/). */
+  VERIFIABLE_CREDENTIALS: flag(false),
+  /** The Ed25519 signing key: a Multikey secretKeyMultibase (z…) or an Ed25519 JWK with "d"; else generated once. */
+  CREDENTIALS_KEY: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
 });
 
 export interface Config {
@@ -203,6 +216,12 @@ export interface Config {
   partner: PartnerConfig | null;
   /** PARTNER_PEER (demo): main.ts starts the reference partner and points `partner` at it. */
   partnerPeer: (Omit<PartnerConfig, "url" | "clientId" | "clientSecret"> & { port: number }) | null;
+  /** PUBLIC_URL without a trailing slash (default http://localhost:PORT). */
+  publicUrl: string;
+  /** VERIFIABLE_CREDENTIALS: certificates also as signed Open Badges 3.0 credentials. */
+  verifiableCredentials: boolean;
+  /** CREDENTIALS_KEY: the signing key as configured; undefined: generated once and kept. */
+  credentialsKey: string | undefined;
 }
 
 /** The partner of external courses (README "External courses"); its secret never leaves the server. */
@@ -323,5 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     partnerPeer: e.PARTNER_PEER ? { port: e.PARTNER_PEER_PORT, ...partnerCalls } : null,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    verifiableCredentials: e.VERIFIABLE_CREDENTIALS,
+    credentialsKey: e.CREDENTIALS_KEY,
   };
 }

@@ -116,4 +116,8 @@ export const apiTable = {
   auditList: { method: "GET", path: "/audit" },
   auditExport: { method: "GET", path: "/audit", kind: "download" },
   auditVerify: { method: "GET", path: "/audit/verify" },
+  credentialGet: { method: "GET", path: "/certificates/:id/credential", kind: "download" },
+  credentialList: { method: "GET", path: "/users/:id/credentials" },
+  credentialStatusList: { method: "GET", path: "/public/status/:list" },
+  credentialVerify: { method: "POST", path: "/public/verify" },
 } as const satisfies ApiTable;

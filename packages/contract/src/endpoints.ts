@@ -8,6 +8,7 @@ import { calendarEndpoints } from "./endpoints/calendar";
 import { certificateEndpoints } from "./endpoints/certificates";
 import type { EndpointSpec } from "./endpoints/common";
 import { contentEndpoints } from "./endpoints/content";
+import { credentialEndpoints } from "./endpoints/credentials";
 import { facilityEndpoints } from "./endpoints/facilities";
 import { fileEndpoints } from "./endpoints/files";
 import { helpEndpoints, tutorialEndpoints } from "./endpoints/help";
@@ -28,6 +29,7 @@ import { ErrorBody } from "./schemas/error-body";
 export { CertificateQuery } from "./endpoints/certificates";
 export type { EndpointSpec, HttpMethod } from "./endpoints/common";
 export { MediaParams } from "./endpoints/common";
+export { CredentialCheck } from "./endpoints/credentials";
 export { IconParams } from "./endpoints/files";
 export { ExternalUserParams } from "./endpoints/qualifications";
 
@@ -65,6 +67,7 @@ const table = {
   ...wikiEndpoints,
   ...privacyEndpoints,
   ...auditEndpoints,
+  ...credentialEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;

@@ -40,6 +40,8 @@ export const LOCK_NAMESPACES = {
   audit: 42019,
   /** The retention job and erasure requests (issue 28), per user: one erasure at a time. */
   erasure: 42020,
+  /** Issuing verifiable credentials (issue 29, credentials/): one at a time, status indexes unique. */
+  credentials: 42029,
 } as const;
 
 export type LockKind = keyof typeof LOCK_NAMESPACES;

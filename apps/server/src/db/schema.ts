@@ -920,3 +920,54 @@ export const trainingMatrixHistory = pgTable(
   },
   (t) => [index("training_matrix_history_user_idx").on(t.userId, t.validFrom)],
 );
+
+/* ---------- verifiable credentials (issue 29, credentials/) ---------- */
+
+/**
+ * The installation's Ed25519 signing keys, public halves only (the secret is CREDENTIALS_KEY or
+ * kept like the token secret). did.json lists the current key and every older one while a
+ * credential it signed is still valid (key rotation).
+ */
+export const credentialKeys = pgTable("credential_keys", {
+  id: serial("id").primaryKey(),
+  /** The key as Multikey publicKeyMultibase (z6Mk…); also the fragment of its verification method. */
+  publicKeyMultibase: text("public_key_multibase").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+/** A Bitstring Status List (purpose revocation); its signed credential is kept until a bit changes. */
+export const credentialStatusLists = pgTable("credential_status_lists", {
+  id: serial("id").primaryKey(),
+  /** Bits in the list (131 072: the spec's minimum for group privacy). */
+  size: integer("size").notNull(),
+  createdAt: createdAt(),
+  /** The signed BitstringStatusListCredential last served (JSON text), and the bits it was signed with (hash). */
+  document: text("document"),
+  bitsHash: text("bits_hash"),
+});
+
+/** The Open Badges 3.0 credential of a certificate: signed once, served as it was signed. */
+export const certificateCredentials = pgTable(
+  "certificate_credentials",
+  {
+    certificateId: integer("certificate_id")
+      .primaryKey()
+      .references(() => certificates.id, { onDelete: "cascade" }),
+    statusListId: integer("status_list_id")
+      .notNull()
+      .references(() => credentialStatusLists.id),
+    /** The credential's bit in its status list, chosen at random. */
+    statusIndex: integer("status_index").notNull(),
+    keyId: integer("key_id")
+      .notNull()
+      .references(() => credentialKeys.id),
+    /** Until when it is valid (the certificate's expiry): did.json keeps its key until then. */
+    validUntil: timestamp("valid_until", { withTimezone: true }).notNull(),
+    /** Set by setCredentialRevoked (revocation); the status list also reads certificates.revoked_at. */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The signed credential as JSON text, byte for byte as first served; its holder is a salted hash. */
+    document: text("document").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [unique("certificate_credentials_status_uq").on(t.statusListId, t.statusIndex)],
+);

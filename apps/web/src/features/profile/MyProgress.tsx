@@ -29,6 +29,7 @@ import { CertificateHistory } from "../../components/CertificateHistory";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
 import { useUserProgress } from "../../queries/learning";
+import { CredentialLink, useCredentialCertificates } from "./CredentialLink";
 
 function Stat({ label, value, total }: { label: string; value: number; total?: number }) {
   const percent = total ? Math.round((value / total) * 100) : 0;
@@ -66,6 +67,7 @@ function Stat({ label, value, total }: { label: string; value: number; total?: n
 export function MyProgress({ userId }: { userId: number }) {
   const { t } = useTranslation();
   const { data } = useUserProgress(userId);
+  const credentials = useCredentialCertificates(userId);
   // expand-topic-progress (spec §9): the per-topic bars open from the start, or on request.
   const [topicsOpen, setTopicsOpen] = useState(settings["expand-topic-progress"]);
   if (!data) return null;
@@ -158,6 +160,7 @@ export function MyProgress({ userId }: { userId: number }) {
                               date: formatDate(cert.expires_at, settings["time-zone"]),
                             })}
                       </Text>
+                      {credentials.has(cert.id) && <CredentialLink certificateId={cert.id} training={tp.name} />}
                       <CertificateHistory certificates={tp.earlier_certificates} />
                     </div>
                   </Group>
