@@ -14,6 +14,7 @@ import {
   calendarFeeds,
   calendarInvitees,
   calendarReminders,
+  certificateCredentials,
   certificates,
   helpReplies,
   helpRequests,
@@ -316,6 +317,30 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       }),
       actorLink(certificates.markedBy, "Who marked a passive training passed for someone"),
       actorLink(certificates.revokedBy, "Who revoked someone's certificate"),
+    ],
+  },
+  {
+    table: certificateCredentials,
+    purpose:
+      "A certificate's signed Open Badges 3.0 credential (VERIFIABLE_CREDENTIALS): its holder is a salted hash of the login, never a name or e-mail.",
+    personal: [
+      { column: certificateCredentials.certificateId, holds: "fact" },
+      { column: certificateCredentials.document, holds: "document" },
+    ],
+    links: [
+      {
+        column: certificateCredentials.certificateId,
+        by: "embedded",
+        role: "subject",
+        how: "Tied to the person through their certificate (certificates.user_id).",
+        match: (p) =>
+          sql`${certificateCredentials.certificateId} in (select ${certificates.id} from ${certificates} where ${certificates.userId} = ${p.id})`,
+        export: { category: "certificates" },
+        erasure: {
+          rule: "delete",
+          why: "The credential is the person's to carry; once they are erased its holder hash must resolve to nobody here. The certificate row keeps the count.",
+        },
+      },
     ],
   },
   {
