@@ -116,4 +116,5 @@ export const apiTable = {
   auditList: { method: "GET", path: "/audit" },
   auditExport: { method: "GET", path: "/audit", kind: "download" },
   auditVerify: { method: "GET", path: "/audit/verify" },
+  publicVerify: { method: "GET", path: "/public/verify/:code" },
 } as const satisfies ApiTable;
