@@ -40,6 +40,7 @@ import { registerScanLimit } from "./security/scan-limit";
 import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
+import { verifyApiRoutes, verifyPages } from "./verify/routes";
 import { registerSpa } from "./web/spa";
 import { wikiRoutes } from "./wiki/routes";
 
@@ -173,9 +174,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(privacyRoutes);
       await api.register(auditRoutes);
       await api.register(credentialRoutes(credentials));
+      await api.register(verifyApiRoutes);
     },
     { prefix: "/api" },
   );
+  // The public verification pages (/v, /v/{code}) of issue 29: server-rendered, no login.
+  await app.register(verifyPages);
   // npm run bench only (BENCH_FLOOR_ROUTE=true): the answer POST's floor, outside the API.
   if (deps.config.benchFloorRoute) await app.register(floorRoutes);
   // did:web's document and the credential check page, outside /api.

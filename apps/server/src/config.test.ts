@@ -27,6 +27,24 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...pg, DEMO_DATA: "yes" })).toThrow(/DEMO_DATA/);
   });
 
+  it("takes PUBLIC_URL as an absolute http(s) address in one form, http://localhost:PORT unless set", () => {
+    expect(loadConfig({}).publicUrl).toBe("http://localhost:3000");
+    expect(loadConfig({ PORT: "3311" }).publicUrl).toBe("http://localhost:3311");
+    expect(loadConfig({ PUBLIC_URL: "" }).publicUrl).toBe("http://localhost:3000");
+    expect(loadConfig({ PUBLIC_URL: "https://Training.Example.org/" }).publicUrl).toBe("https://training.example.org");
+    expect(loadConfig({ PUBLIC_URL: "https://example.org/campus//" }).publicUrl).toBe("https://example.org/campus");
+    expect(loadConfig({ PUBLIC_URL: "http://example.org:8080" }).publicUrl).toBe("http://example.org:8080");
+    for (const bad of [
+      "example.org",
+      "/campus",
+      "ftp://example.org",
+      "https://example.org/?a=1",
+      "https://u:p@example.org",
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
+  });
+
   it("starts WORKERS server processes only on PostgreSQL", () => {
     expect(loadConfig({}).workers).toBe(1);
     expect(loadConfig({ DATABASE_URL: "postgres://cc@db.example/carecampus", WORKERS: "4" }).workers).toBe(4);

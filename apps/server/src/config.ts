@@ -61,6 +61,34 @@ const EnvSchema = z.object({
   LOGIN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
   API_IP_MAX_ERRORS: z.coerce.number().int().min(1).default(1000),
   UPLOAD_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Public certificate verifications (/v/{code} and its JSON) a minute per IP. */
+  VERIFY_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  /**
+   * The address people reach this installation at (behind a reverse proxy: the proxy's
+   * https address), without a trailing slash; the certificates' QR codes point to it.
+   */
+  PUBLIC_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return undefined;
+        let url: URL | null = null;
+        try {
+          url = new URL(v);
+        } catch {}
+        if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${v}" is not an absolute http(s) address without query, fragment or credentials (https://training.example.org)`,
+          });
+          return z.NEVER;
+        }
+        // One form whatever was written: no trailing slash, so PUBLIC_URL/v/<code> has one slash.
+        return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+      }),
+  ),
   /** 0: no quota. */
   MEDIA_QUOTA_MB: z.coerce.number().int().min(0).default(10_240),
   SESSION_MAX_HOURS: z.coerce
@@ -143,15 +171,6 @@ const EnvSchema = z.object({
   /** Demo only: start the reference partner (the test peer, partner-peer/) inside this process. */
   PARTNER_PEER: flag(false),
   PARTNER_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** The installation's address as the world reaches it (absolute http(s) URL): links, did:web. */
-  PUBLIC_URL: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z
-      .string()
-      .url()
-      .refine((v) => /^https?:\/\//i.test(v), "must be an absolute http(s) URL")
-      .optional(),
-  ),
   /** Issue 29: every new certificate also as a signed Open Badges 3.0 credential (credentials/). */
   VERIFIABLE_CREDENTIALS: flag(false),
   /** The Ed25519 signing key: a Multikey secretKeyMultibase (z…) or an Ed25519 JWK with "d"; else generated once. */
@@ -199,6 +218,11 @@ export interface Config {
    * the peer's address is the client's.
    */
   trustProxyHops: number;
+  /**
+   * PUBLIC_URL without a trailing slash: the address certificates print and their QR codes hold
+   * (PUBLIC_URL/v/<code>); unset, http://localhost:PORT (for local use only).
+   */
+  publicUrl: string;
   logLevel: string;
   /** RETENTION_YEARS: how long a former employee's training record is kept (privacy/retention.ts). */
   retentionYears: number;
@@ -216,8 +240,6 @@ export interface Config {
   partner: PartnerConfig | null;
   /** PARTNER_PEER (demo): main.ts starts the reference partner and points `partner` at it. */
   partnerPeer: (Omit<PartnerConfig, "url" | "clientId" | "clientSecret"> & { port: number }) | null;
-  /** PUBLIC_URL without a trailing slash (default http://localhost:PORT). */
-  publicUrl: string;
   /** VERIFIABLE_CREDENTIALS: certificates also as signed Open Badges 3.0 credentials. */
   verifiableCredentials: boolean;
   /** CREDENTIALS_KEY: the signing key as configured; undefined: generated once and kept. */
@@ -261,6 +283,8 @@ export interface LimitSettings {
   ipMaxErrors: number;
   /** UPLOAD_RATE_PER_MINUTE: media uploads (question media and wiki images together) per minute, per user. */
   uploadsPerMinute: number;
+  /** VERIFY_RATE_PER_MINUTE: public certificate verifications (page and JSON together) per minute, per IP. */
+  verifyPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -324,10 +348,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forgotPerMinute: e.LOGIN_RATE_LIMIT,
       ipMaxErrors: e.API_IP_MAX_ERRORS,
       uploadsPerMinute: e.UPLOAD_RATE_PER_MINUTE,
+      verifyPerMinute: e.VERIFY_RATE_PER_MINUTE,
     },
     mediaQuotaBytes: e.MEDIA_QUOTA_MB === 0 ? null : e.MEDIA_QUOTA_MB * 1024 * 1024,
     sessionMaxSeconds: Math.round(e.SESSION_MAX_HOURS * 3600),
     trustProxyHops: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     retentionYears: e.RETENTION_YEARS,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
@@ -342,7 +368,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     partnerPeer: e.PARTNER_PEER ? { port: e.PARTNER_PEER_PORT, ...partnerCalls } : null,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
     verifiableCredentials: e.VERIFIABLE_CREDENTIALS,
     credentialsKey: e.CREDENTIALS_KEY,
   };

@@ -11,7 +11,7 @@ import { inject } from "vitest";
 import { type AppDeps, buildApp } from "../src/app";
 import { createTokenService } from "../src/auth/tokens";
 import { type Config, loadConfig } from "../src/config";
-import { type Database, openDatabase } from "../src/db/client";
+import { type Database, onQuery, openDatabase } from "../src/db/client";
 import { facilities } from "../src/db/schema";
 import { seedReferenceLists } from "../src/demo/seed";
 import { createMailer, type Mailer } from "../src/mail/mailer";
@@ -278,4 +278,24 @@ export async function createAuthoredQuestion(
   });
   if (options.publish) await call(`/authoring/questionnaires/${questionnaire.id}/publish`);
   return { questionnaireId: questionnaire.id, questionId: saved.question_id };
+}
+
+/**
+ * The statements `run` sends to a database opened with `countQueries`, by kind and table (their
+ * values and row counts differ): two requests that must do the same work compare equal.
+ */
+export async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const stop = onQuery((q) => {
+    const text = q.trim().toLowerCase();
+    const verb = /^(select|insert into|update|delete from|begin|commit|rollback|savepoint|release)/.exec(text);
+    const table = /(?:from|into|update)\s+"?([a-z_]+)"?/.exec(text);
+    seen.push(`${verb?.[1] ?? text.slice(0, 30)} ${table?.[1] ?? ""}`.trim());
+  });
+  try {
+    await run();
+  } finally {
+    stop();
+  }
+  return seen;
 }

@@ -120,4 +120,5 @@ export const apiTable = {
   credentialList: { method: "GET", path: "/users/:id/credentials" },
   credentialStatusList: { method: "GET", path: "/public/status/:list" },
   credentialVerify: { method: "POST", path: "/public/verify" },
+  publicVerify: { method: "GET", path: "/public/verify/:code" },
 } as const satisfies ApiTable;

@@ -21,6 +21,7 @@ import { privacyEndpoints } from "./endpoints/privacy";
 import { qualificationEndpoints } from "./endpoints/qualifications";
 import { systemEndpoints } from "./endpoints/system";
 import { adminUsersPost, userEndpoints } from "./endpoints/users";
+import { verifyEndpoints } from "./endpoints/verify";
 import { wikiEndpoints } from "./endpoints/wiki";
 import { AdminUser, ImportQuery, ImportResult, ImportUsers, UserCreate } from "./schemas/admin";
 import { AuditExportQuery, AuditPage, AuditQuery } from "./schemas/audit";
@@ -68,6 +69,7 @@ const table = {
   ...privacyEndpoints,
   ...auditEndpoints,
   ...credentialEndpoints,
+  ...verifyEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;

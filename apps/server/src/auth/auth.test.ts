@@ -10,10 +10,10 @@ import {
   createUser,
   login,
   PASSWORD,
+  statementsOf,
   TEST_SECRET,
   type TestContext,
 } from "../../test/helpers";
-import { onQuery } from "../db/client";
 import { mailOutbox, notifications, users } from "../db/schema";
 import { passwordVerifications } from "../security/passwords";
 
@@ -366,15 +366,8 @@ describe("POST /api/auth/forgotpassword", () => {
       await createUser(counted, ["administrator"], facility.id, { email: "admin@example.org" });
       const employee = await createUser(counted, ["employee"], facility.id);
       /** The statements one request runs, by kind and table (their values and row counts differ). */
-      const statements = async (login: string) => {
-        const seen: string[] = [];
-        const stop = onQuery((q) => {
-          const text = q.trim().toLowerCase();
-          const verb = /^(select|insert into|update|delete from|begin|commit|rollback|savepoint|release)/.exec(text);
-          const table = /(?:from|into|update)\s+"?([a-z_]+)"?/.exec(text);
-          seen.push(`${verb?.[1] ?? text.slice(0, 30)} ${table?.[1] ?? ""}`.trim());
-        });
-        try {
+      const statements = (login: string) =>
+        statementsOf(async () => {
           const res = await counted.app.inject({
             method: "POST",
             url: "/api/auth/forgotpassword",
@@ -382,11 +375,7 @@ describe("POST /api/auth/forgotpassword", () => {
           });
           expect(res.statusCode).toBe(200);
           await counted.app.background.idle();
-        } finally {
-          stop();
-        }
-        return seen;
-      };
+        });
       const rows = async () => ({
         notices: (await counted.deps.database.db.select().from(notifications)).length,
         mails: (await counted.deps.database.db.select().from(mailOutbox)).length,

@@ -2,14 +2,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode } from "@carecampus/contract";
+import { ErrorCode, formatVerificationCode } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { trainings, users } from "../db/schema";
+import { certificates, trainings, users } from "../db/schema";
 import { issueCertificate } from "./service";
 
 let ctx: TestContext;
@@ -66,7 +66,11 @@ describe("certificate PDF", () => {
     ]) {
       expect(text).toContain(s);
     }
-    expect(text).toMatch(/[0-9A-F]{12}/);
+    // The code in groups for typing (80 random bits and a check character), and where to type it.
+    const [cert] = await ctx.deps.database.db.select().from(certificates).where(eq(certificates.id, certId));
+    expect(cert?.verificationCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{17}$/);
+    expect(text).toContain(formatVerificationCode(cert?.verificationCode ?? "-"));
+    expect(text).toContain(`${ctx.deps.config.publicUrl}/v`);
     const info = execFileSync("pdfinfo", [file], { encoding: "utf8" });
     expect(info).toMatch(/Pages:\s+1/);
   });

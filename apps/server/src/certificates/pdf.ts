@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { formatDate } from "@carecampus/contract";
+import { formatDate, formatVerificationCode, verificationAddress } from "@carecampus/contract";
 import type { PDFFont, PDFPage, RGB } from "pdf-lib";
 
 const require = createRequire(import.meta.url);
@@ -35,6 +35,8 @@ export interface CertificateData {
   expiresAt: Date;
   points: number;
   verificationCode: string;
+  /** PUBLIC_URL: the certificate is verified at PUBLIC_URL/v/<code>, which its QR code holds. */
+  verifyAt: string;
   passive: boolean;
   /**
    * The law that makes the training mandatory, printed for an inspector; null when the training
@@ -180,20 +182,33 @@ export async function renderCertificate(c: CertificateData): Promise<Uint8Array>
   }
   if (c.points > 0) page.drawText(`Punkte / points: ${c.points}`, { x: 90, y, size: 10, font: regular, color: GREY });
 
-  // Verification code and QR code at the foot.
-  const qr = await QRCode.toBuffer(
-    `CareCampus certificate ${c.verificationCode}: ${c.name} ${c.surname}, ${c.training}, valid until ${formatDate(c.expiresAt, c.zone)}`,
-    {
-      errorCorrectionLevel: "M",
-      margin: 1,
-      width: 220,
-      color: { dark: "#134e4a", light: "#ffffff" },
-    },
-  );
+  // Verification code and QR code at the foot: the QR code holds the public page's address
+  // (verify/), the address and the code stand beside it for typing.
+  const qr = await QRCode.toBuffer(verificationAddress(c.verifyAt, c.verificationCode), {
+    errorCorrectionLevel: "M",
+    margin: 1,
+    width: 220,
+    color: { dark: "#134e4a", light: "#ffffff" },
+  });
   const qrImage = await doc.embedPng(qr);
   page.drawImage(qrImage, { x: width - 90 - 96, y: 70, width: 96, height: 96 });
   page.drawText("Prüfcode / verification code", { x: 90, y: 130, size: 10, font: regular, color: GREY });
-  page.drawText(c.verificationCode, { x: 90, y: 108, size: 18, font: bold, color: DARK });
+  page.drawText(formatVerificationCode(c.verificationCode), { x: 90, y: 111, size: 16, font: bold, color: DARK });
+  const address = `${c.verifyAt}/v`;
+  let addressSize = 9;
+  while (
+    regular.widthOfTextAtSize(`Prüfen unter / verify at: ${address}`, addressSize) > width - 300 &&
+    addressSize > 6
+  ) {
+    addressSize -= 0.5;
+  }
+  page.drawText(`Prüfen unter / verify at: ${address}`, {
+    x: 90,
+    y: 95,
+    size: addressSize,
+    font: regular,
+    color: GREY,
+  });
   page.drawText("Ausgestellt von CareCampus. Dieses Zertifikat ist ohne Unterschrift gültig.", {
     x: 90,
     y: 78,

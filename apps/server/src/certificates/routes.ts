@@ -23,6 +23,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
         {
           zone: app.deps.config.timeZone,
           legalBasis: app.deps.config.settings["show-legal-compliance"],
+          publicUrl: app.deps.config.publicUrl,
         },
         request.query.source,
       );

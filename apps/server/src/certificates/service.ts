@@ -1,5 +1,4 @@
-import crypto from "node:crypto";
-import { addMonths, startOfDayAfter } from "@carecampus/contract";
+import { addMonths, newVerificationCode, startOfDayAfter } from "@carecampus/contract";
 import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { auditSubject } from "../audit/people";
@@ -40,7 +39,8 @@ export async function issueCertificate(
       expiresAt: addMonths(base, training.validityMonths, zone),
       points: training.points,
       markedBy,
-      verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+      // 80 random bits and a check character (rules/verification-code.ts): no code can be guessed.
+      verificationCode: newVerificationCode(),
     })
     .returning({ id: certificates.id });
   return (row as { id: number }).id;
@@ -143,6 +143,8 @@ export interface CertificateLook {
   zone: string;
   /** Print the training's legal basis (show-legal-compliance). */
   legalBasis: boolean;
+  /** PUBLIC_URL: the QR code and the printed address lead to PUBLIC_URL/v/<code>. */
+  publicUrl: string;
 }
 
 /**
@@ -198,7 +200,7 @@ export async function certificatePdf(
 }
 
 /** An issued certificate as its row and its person say, to be printed as `look` says. */
-export type IssuedCertificate = Omit<CertificateData, "verificationCode" | "zone"> & { code: string };
+export type IssuedCertificate = Omit<CertificateData, "verificationCode" | "verifyAt" | "zone"> & { code: string };
 
 /** What the PDF of an issued certificate prints. */
 export function certificateData(row: IssuedCertificate, look: CertificateLook): CertificateData {
@@ -212,6 +214,7 @@ export function certificateData(row: IssuedCertificate, look: CertificateLook): 
     expiresAt: row.expiresAt,
     points: row.points,
     verificationCode: row.code,
+    verifyAt: look.publicUrl,
     passive: row.passive,
     legalBasis: look.legalBasis ? row.legalBasis : null,
     zone: look.zone,

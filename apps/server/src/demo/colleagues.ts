@@ -1,5 +1,4 @@
-import crypto from "node:crypto";
-import { addMonths, calendarDay, zonedTime } from "@carecampus/contract";
+import { addMonths, calendarDay, newVerificationCode, zonedTime } from "@carecampus/contract";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { certificates, facilities, helpRequests, questionnaires, questions, trainings } from "../db/schema";
@@ -137,7 +136,7 @@ export async function seedDemoColleagues(db: Db | Tx, now: Date, zone: string): 
           acquiredAt,
           expiresAt,
           points: training.points,
-          verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+          verificationCode: newVerificationCode(),
         });
       }
     }

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { addMonths, calendarDay, type Role, zonedTime } from "@carecampus/contract";
+import { addMonths, calendarDay, newVerificationCode, type Role, zonedTime } from "@carecampus/contract";
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { activities, appMeta, certificates, facilities, qualifications, trainings, users } from "../db/schema";
@@ -204,7 +204,7 @@ export async function seedDemoCertificates(db: Db | Tx, now: Date, zone: string)
     acquiredAt,
     expiresAt,
     points: row.points,
-    verificationCode: crypto.randomBytes(6).toString("hex").toUpperCase(),
+    verificationCode: newVerificationCode(),
   });
   return [`Demo certificate: ${login} holds "${row.name}", expiring in ${days} days.`];
 }

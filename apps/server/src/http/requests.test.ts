@@ -182,8 +182,10 @@ describe("settings", () => {
       forgotPerMinute: 10,
       ipMaxErrors: 1000,
       uploadsPerMinute: 30,
+      verifyPerMinute: 30,
     });
     expect(loadConfig({ UPLOAD_RATE_PER_MINUTE: "5" }).limits.uploadsPerMinute).toBe(5);
+    expect(loadConfig({ VERIFY_RATE_PER_MINUTE: "5" }).limits.verifyPerMinute).toBe(5);
     expect(loadConfig({}).mediaQuotaBytes).toBe(10 * 1024 * 1024 * 1024);
     expect(loadConfig({ MEDIA_QUOTA_MB: "500" }).mediaQuotaBytes).toBe(500 * 1024 * 1024);
     expect(loadConfig({ MEDIA_QUOTA_MB: "0" }).mediaQuotaBytes).toBeNull();
@@ -193,6 +195,7 @@ describe("settings", () => {
       ["LOGIN_LOCK_MINUTES", "5"],
       ["LOGIN_MAX_FAILURES", "0"],
       ["API_IP_MAX_ERRORS", "0"],
+      ["VERIFY_RATE_PER_MINUTE", "0"],
       ["UPLOAD_RATE_PER_MINUTE", "0"],
       ["MEDIA_QUOTA_MB", "-1"],
       ["MEDIA_QUOTA_MB", "1.5"],

@@ -10,7 +10,11 @@ export async function privacyRoutes(app: FastifyInstance): Promise<void> {
   const deps: PrivacyDeps = {
     db: app.deps.database.db,
     now: app.deps.now,
-    look: { zone: app.deps.config.timeZone, legalBasis: app.deps.config.settings["show-legal-compliance"] },
+    look: {
+      zone: app.deps.config.timeZone,
+      legalBasis: app.deps.config.settings["show-legal-compliance"],
+      publicUrl: app.deps.config.publicUrl,
+    },
     retentionYears: app.deps.config.retentionYears,
   };
 

@@ -213,6 +213,14 @@ export async function consumeUpload(deps: LimitDeps, userId: number): Promise<vo
   await consume(deps, `upload:user:${userId}`, deps.limits.uploadsPerMinute, MINUTE_MS);
 }
 
+/**
+ * A public certificate verification (the page /v/{code} and its JSON together):
+ * VERIFY_RATE_PER_MINUTE a minute per IP, known code or not, so nobody walks the code space.
+ */
+export async function consumeVerification(deps: LimitDeps, ip: string): Promise<void> {
+  await consume(deps, `verify:${ipKey(ip)}`, deps.limits.verifyPerMinute, MINUTE_MS);
+}
+
 /** Drops counters whose window and lock have long ended (the hourly rate-limit-cleanup job). */
 export async function pruneRateLimits(db: Db, now: Date): Promise<{ pruned: number }> {
   const before = instant(new Date(now.getTime() - 2 * DAY_MS));

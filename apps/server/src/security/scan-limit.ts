@@ -18,6 +18,17 @@ import { countRequestError } from "./limits";
  * server's); from then on it refuses that IP's API requests from memory, without a query.
  */
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route limits its callers itself and answers unknown ids as often as known ones
+     * (the public verification, verify/): its 404s are not counted here, so an unknown code
+     * costs no more work than a known one.
+     */
+    ownRateLimit?: boolean;
+  }
+}
+
 /** Blocked IPs remembered at most; expired ones leave first, then the oldest. */
 const MAX_REMEMBERED = 10_000;
 
@@ -25,7 +36,7 @@ const HEALTH = "/api/health";
 
 /** Does this answer count as a failed probe? */
 function counts(request: FastifyRequest, reply: FastifyReply): boolean {
-  if (!isApiPath(request.url)) return false;
+  if (!isApiPath(request.url) || request.routeOptions.config?.ownRateLimit) return false;
   return reply.statusCode === 404 || (reply.statusCode === 401 && request.tokenRefused);
 }
 
