@@ -1,10 +1,11 @@
 import { api, type CertificateRef, formatDate } from "@carecampus/contract";
 import { Anchor, Stack, Text } from "@mantine/core";
 import { IconDownload } from "@tabler/icons-react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
-import { certificateLineId, RevokeCertificateButton, RevokedMark } from "./RevokeCertificate";
+import { certificateLineId, RevokeCertificateButton, RevokedMark, useFocusWhenRevoked } from "./RevokeCertificate";
 
 /** The text of one issue's line: "earlier: …" by default, or a caller's (all issues of a former employee). */
 type LineKey = "certificateHistory.line" | "former.certificateLine";
@@ -30,6 +31,8 @@ function EarlierCertificate({
 }) {
   const { t } = useTranslation();
   const zone = settings["time-zone"];
+  const ref = useRef<HTMLLIElement>(null);
+  useFocusWhenRevoked(certificate, ref);
   const line = t(lineKey, {
     acquired: formatDate(certificate.acquired_at, zone),
     expires: formatDate(certificate.expires_at, zone),
@@ -41,6 +44,7 @@ function EarlierCertificate({
       c="dimmed"
       data-testid="earlier-certificate"
       id={certificateLineId(certificate.id)}
+      ref={ref}
       tabIndex={-1}
     >
       {line}{" "}

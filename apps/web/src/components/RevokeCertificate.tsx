@@ -10,15 +10,32 @@ import {
 import { Badge, Button, Group, Radio, Stack, Text, Textarea } from "@mantine/core";
 import { IconCertificateOff } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type RefObject, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../api/client";
 import { settings } from "../app/settings";
 import { learningKeys } from "../queries/learning";
 import { ConfirmDialog } from "./ConfirmDialog";
 
-/** The element id of a certificate's line: where the focus goes once it is revoked. */
+/** The element id of a certificate's line. */
 export const certificateLineId = (id: number) => `certificate-${id}`;
+
+/** The certificate just revoked here, whose line takes the focus once it shows it revoked. */
+let focusWhenRevoked: number | null = null;
+
+/**
+ * Moves the focus to a certificate's line (`line`) when it shows as revoked after this tab
+ * revoked it: the dialog is gone by then (its button went with the certificate's state), so
+ * nothing pulls the focus back.
+ */
+export function useFocusWhenRevoked(certificate: CertificateRef, line: RefObject<HTMLElement | null>): void {
+  const revoked = Boolean(certificate.revoked);
+  useEffect(() => {
+    if (!revoked || focusWhenRevoked !== certificate.id) return;
+    focusWhenRevoked = null;
+    line.current?.focus();
+  }, [revoked, certificate.id, line]);
+}
 
 /** A revoked certificate's mark: the badge, the day and the reason in words. */
 export function RevokedMark({ revoked }: { revoked: CertificateRevocation }) {
@@ -70,9 +87,9 @@ export function RevokeCertificateButton({
       body: trimmed ? { reason, note: trimmed } : { reason },
     });
     showSuccess(t("revoke.done"));
+    // The revoked certificate's line (in the history now) takes the focus (useFocusWhenRevoked).
+    focusWhenRevoked = certificate.id;
     await queryClient.invalidateQueries({ queryKey: learningKeys.progress(userId) });
-    // The revoked certificate's line (in the history now) takes the focus.
-    requestAnimationFrame(() => document.getElementById(certificateLineId(certificate.id))?.focus());
   };
   return (
     <>
