@@ -4,6 +4,7 @@ import {
   expectAccessible,
   expectNoSidewaysScroll,
   loginWith,
+  markResuscitationPassed,
   onPhone,
   openAs,
   setPreference,
@@ -37,20 +38,9 @@ for (const lang of ["de", "en"] as const) {
     const { administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
     const fullName = `${employee.name} ${employee.surname}`;
     // A certificate to keep: the in-person resuscitation training marked passed.
+    await markResuscitationPassed(page.request, administrator, employee);
     const { token } = await loginWith(page.request, administrator);
     const headers = { authorization: `Bearer ${token}` };
-    const catalogue = (await (await page.request.get("/api/filter/list/topics", { headers })).json()) as {
-      id: number;
-      name: string;
-      trainings: { id: number; name: string; passive: boolean }[];
-    }[];
-    const topic = catalogue.find((tp) => tp.trainings.some((tr) => tr.name.startsWith("Reanimationstraining")));
-    const training = topic?.trainings.find((tr) => tr.name.startsWith("Reanimationstraining"));
-    const marked = await page.request.post(`/api/progress/admin/users/${employee.id}/passivetraining`, {
-      headers,
-      data: { topicID: topic?.id, trainingID: training?.id },
-    });
-    expect(marked.status(), await marked.text()).toBe(200);
     await setPreference(page.request, administrator, "theme", PASSES[lang]);
     await setPreference(page.request, administrator, "language", lang);
 

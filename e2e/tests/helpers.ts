@@ -268,6 +268,29 @@ export async function createCommonTraining(request: APIRequestContext): Promise<
   return { topic: topic.id, training: training.id, name, contentManager };
 }
 
+/**
+ * A certificate for `learner`: the demo's in-person resuscitation training marked passed by
+ * `staff` (POST /progress/admin/users/{id}/passivetraining); the training's id and name.
+ */
+export async function markResuscitationPassed(
+  request: APIRequestContext,
+  staff: TestUser,
+  learner: TestUser,
+): Promise<{ id: number; name: string }> {
+  const catalogue = (await callApi(request, staff, "GET", "/filter/list/topics")) as {
+    id: number;
+    trainings: { id: number; name: string }[];
+  }[];
+  const topic = catalogue.find((tp) => tp.trainings.some((tr) => tr.name.startsWith("Reanimationstraining")));
+  const training = topic?.trainings.find((tr) => tr.name.startsWith("Reanimationstraining"));
+  expect(training, "the demo's resuscitation training").toBeDefined();
+  await callApi(request, staff, "POST", `/progress/admin/users/${learner.id}/passivetraining`, {
+    topicID: topic?.id,
+    trainingID: training?.id,
+  });
+  return training as { id: number; name: string };
+}
+
 const NAMES: Record<Role, string> = {
   superchris: "Chris",
   contentmanager: "Clara",

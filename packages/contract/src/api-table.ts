@@ -61,6 +61,7 @@ export const apiTable = {
   tutorial: { method: "GET", path: "/Tutorial" },
   contentVersion: { method: "GET", path: "/content/CurrentContentVersion" },
   certificatePdf: { method: "GET", path: "/progress/export/certificate", kind: "download" },
+  certificateRevoke: { method: "POST", path: "/certificates/:id/revoke" },
   userProgress: { method: "GET", path: "/progress/admin/users/:id" },
   overviewTopic: { method: "GET", path: "/progress/admin/topics/:topicId" },
   overviewExport: { method: "GET", path: "/progress/admin/export/xlsx", kind: "download" },

@@ -27,7 +27,7 @@ import { AdminUser, ImportQuery, ImportResult, ImportUsers, UserCreate } from ".
 import { AuditExportQuery, AuditPage, AuditQuery } from "./schemas/audit";
 import { ErrorBody } from "./schemas/error-body";
 
-export { CertificateQuery } from "./endpoints/certificates";
+export { CertificateQuery, CertificateRevoke, REVOKE_NOTE_MAX, RevokedCertificate } from "./endpoints/certificates";
 export type { EndpointSpec, HttpMethod } from "./endpoints/common";
 export { MediaParams } from "./endpoints/common";
 export { CredentialCheck } from "./endpoints/credentials";

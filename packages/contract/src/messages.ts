@@ -19,6 +19,8 @@ export const NotificationMessageKey = {
   calendarReminder: "notifications.calendarReminder",
   /** values: title, topic (slug), slug, revision, by — a wiki page waits for the read confirmation */
   wikiConfirmReminder: "notifications.wikiConfirmReminder",
+  /** values: training, date (YYYY-MM-DD, the day it was revoked), reason (REVOCATION_REASONS), topicId, trainingId */
+  certificateRevoked: "revoke.notification",
 } as const;
 export type NotificationMessageKey = (typeof NotificationMessageKey)[keyof typeof NotificationMessageKey];
 
@@ -42,6 +44,8 @@ export const notificationCatalogue = {
   HELP_REQUEST_REPLY: [NotificationMessageKey.helpReply],
   /** Staff remind who has not confirmed a wiki page's released version (issue 'Wiki'). */
   WIKI_CONFIRMATION_REMINDER: [NotificationMessageKey.wikiConfirmReminder],
+  /** Staff revoked one of the holder's certificates (issue 29): the training is due again. */
+  CERTIFICATE_REVOKED: [NotificationMessageKey.certificateRevoked],
 } as const satisfies Record<string, readonly NotificationMessageKey[]>;
 
 /** A notification's type (its schema is in schemas/common.ts). */

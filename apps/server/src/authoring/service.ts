@@ -21,6 +21,7 @@ import { changedValues } from "../audit/changes";
 import { recordAudit } from "../audit/record";
 import { sanitizeExplanation } from "../content/service";
 import { saveQuestion } from "../content/versions";
+import { validCertificate } from "../db/certificates";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import {
@@ -101,6 +102,7 @@ async function certificatesHeld(db: Db | Tx, q: QuestionnaireRow, now: Date): Pr
       and(
         eq(certificates.trainingId, q.trainingId),
         gt(certificates.expiresAt, now),
+        validCertificate,
         q.facilityId === null ? sql`true` : eq(users.facilityId, q.facilityId),
         currentMember,
       ),

@@ -8,6 +8,7 @@ import {
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type Actor, decide } from "../access/policy";
+import { validCertificate } from "../db/certificates";
 import type { Db, Tx } from "../db/client";
 import { calendarEvents, calendarInvitees, certificates, facilities, topics, trainings, users } from "../db/schema";
 import { apiTimes } from "./times";
@@ -99,7 +100,7 @@ export function toCalendarEvent(row: EventRow, actor: Actor, now: Date, zone: st
   };
 }
 
-/** Per user, the expiry of their newest certificate of the training (none: absent). */
+/** Per user, the expiry of their newest certificate of the training that counts (none: absent). */
 export async function newestExpiries(
   db: Db | Tx,
   trainingId: number,
@@ -109,7 +110,7 @@ export async function newestExpiries(
   const rows = await db
     .selectDistinctOn([certificates.userId], { userId: certificates.userId, expiresAt: certificates.expiresAt })
     .from(certificates)
-    .where(and(eq(certificates.trainingId, trainingId), inArray(certificates.userId, [...userIds])))
+    .where(and(eq(certificates.trainingId, trainingId), inArray(certificates.userId, [...userIds]), validCertificate))
     .orderBy(certificates.userId, desc(certificates.acquiredAt), desc(certificates.id));
   return new Map(rows.map((r) => [r.userId, r.expiresAt]));
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { formatDate, formatVerificationCode, verificationAddress } from "@carecampus/contract";
-import type { PDFFont, PDFPage, RGB } from "pdf-lib";
+import type { PDFFont, PDFPage, RGB, Rotation } from "pdf-lib";
 
 const require = createRequire(import.meta.url);
 const fontDir = `${require.resolve("dejavu-fonts-ttf/package.json").replace(/package\.json$/, "")}ttf/`;
@@ -13,7 +13,7 @@ const fontDir = `${require.resolve("dejavu-fonts-ttf/package.json").replace(/pac
  */
 let tools: ReturnType<typeof loadTools> | undefined;
 async function loadTools() {
-  const [{ PDFDocument, rgb }, { default: fontkit }, { default: QRCode }] = await Promise.all([
+  const [{ PDFDocument, rgb, degrees }, { default: fontkit }, { default: QRCode }] = await Promise.all([
     import("pdf-lib"),
     import("@pdf-lib/fontkit"),
     import("qrcode"),
@@ -22,7 +22,7 @@ async function loadTools() {
     fs.promises.readFile(`${fontDir}DejaVuSans.ttf`),
     fs.promises.readFile(`${fontDir}DejaVuSans-Bold.ttf`),
   ]);
-  return { PDFDocument, rgb, fontkit, QRCode, fonts: { regular, bold } };
+  return { PDFDocument, rgb, degrees, fontkit, QRCode, fonts: { regular, bold } };
 }
 
 export interface CertificateData {
@@ -45,6 +45,8 @@ export interface CertificateData {
   legalBasis: string | null;
   /** The configured time zone the dates are shown in. */
   zone: string;
+  /** When it was revoked (issue 29): still downloadable for the record, stamped across. */
+  revokedAt?: Date | null;
 }
 
 function centred(
@@ -93,7 +95,7 @@ function wrap(text: string, font: PDFFont, size: number, maxWidth: number): stri
 /** A one-page A4 certificate: name, training, topic, dates, facility and a verification code. */
 export async function renderCertificate(c: CertificateData): Promise<Uint8Array> {
   tools ??= loadTools();
-  const { PDFDocument, rgb, fontkit, QRCode, fonts } = await tools;
+  const { PDFDocument, rgb, degrees, fontkit, QRCode, fonts } = await tools;
   const TEAL = rgb(0.059, 0.463, 0.431);
   const DARK = rgb(0.075, 0.306, 0.29);
   const GREY = rgb(0.35, 0.38, 0.4);
@@ -216,5 +218,27 @@ export async function renderCertificate(c: CertificateData): Promise<Uint8Array>
     font: regular,
     color: GREY,
   });
+  if (c.revokedAt) {
+    revokedStamp(
+      page,
+      { font: bold, color: rgb(0.75, 0.1, 0.1), rotate: degrees(30) },
+      formatDate(c.revokedAt, c.zone),
+    );
+  }
   return doc.save();
+}
+
+/** A revoked certificate's stamp: across the page, so no copy of it passes for proof. */
+function revokedStamp(page: PDFPage, look: { font: PDFFont; color: RGB; rotate: Rotation }, day: string): void {
+  const { width, height } = page.getSize();
+  const angle = Math.PI / 6; // the 30° of look.rotate
+  ["WIDERRUFEN / REVOKED", day].forEach((text, i) => {
+    const size = i === 0 ? 40 : 24;
+    const half = look.font.widthOfTextAtSize(text, size) / 2;
+    // Each line turned about its start, its middle on the page's middle; the day below the word.
+    const below = i * 46;
+    const x = width / 2 - half * Math.cos(angle) + below * Math.sin(angle);
+    const y = height / 2 - half * Math.sin(angle) - below * Math.cos(angle);
+    page.drawText(text, { x, y, size, ...look, opacity: 0.6 });
+  });
 }

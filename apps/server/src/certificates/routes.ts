@@ -1,8 +1,10 @@
 import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
+import { dbClock } from "../deps";
 import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
+import { revokeCertificate } from "./revoke";
 import { certificatePdf } from "./service";
 
 export async function certificateRoutes(app: FastifyInstance): Promise<void> {
@@ -33,5 +35,9 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
         .header("cache-control", "private, no-store")
         .send(Buffer.from(pdf));
     },
+  );
+
+  route(app, endpoints.certificateRevoke, { onRequest: authenticate() }, (request) =>
+    revokeCertificate(dbClock(app.deps), actorOf(request), request.params.id, request.body),
   );
 }

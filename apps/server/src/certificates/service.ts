@@ -180,6 +180,7 @@ export async function certificatePdf(
       passive: trainings.passive,
       legalBasis: trainings.legalBasis,
       topic: topics.name,
+      revokedAt: certificates.revokedAt,
     })
     .from(certificates)
     .innerJoin(users, eq(users.id, certificates.userId))
@@ -192,7 +193,8 @@ export async function certificatePdf(
   assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
   const partner = await partnerPdf(db, { certificateId: id });
   if (partner) return { pdf: partner.pdf, filename: partner.filename };
-  const pdf = await renderCertificate(certificateData(row, look));
+  // A revoked certificate stays downloadable for the record, stamped REVOKED with the day.
+  const pdf = await renderCertificate({ ...certificateData(row, look), revokedAt: row.revokedAt });
   return {
     pdf,
     filename: `Zertifikat-${fileNamePart(row.training)}-${fileNamePart(`${row.name}-${row.surname}`)}.pdf`,

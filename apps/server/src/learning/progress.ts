@@ -3,6 +3,7 @@ import {
   daysUntil,
   type OwnHelp,
   type Questionnaire,
+  type RevocationReason,
   type Topic,
   type Training,
   type UserProgress,
@@ -28,6 +29,8 @@ interface CertRow {
   acquiredAt: Date;
   expiresAt: Date;
   points: number;
+  /** Revoked (issue 29): kept in the history, marked, but it counts nowhere. */
+  revoked: { at: Date; reason: RevocationReason } | null;
 }
 
 export interface QuestionnaireState {
@@ -45,6 +48,7 @@ export interface QuestionnaireState {
 export interface TrainingState extends CachedTraining {
   /** Certificates already held: the quiz cycle of this training. */
   cycle: number;
+  /** The newest certificate that counts (not revoked); revoked ones are only history. */
   newest: CertRow | null;
   /** Holds a certificate more than 30 days from expiry: nothing to do. */
   done: boolean;
@@ -169,7 +173,8 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, hel
         and exists (select 1 from "questions" live where live."questionnaire_id" = q."questionnaire_id" and live."key" = q."key" and not live."retired")
       group by a."questionnaire_id", a."cycle") c), '[]'::json),
     'certificates', coalesce((select json_agg(json_build_array(c."id", c."training_id",
-        floor(extract(epoch from c."acquired_at") * 1000), floor(extract(epoch from c."expires_at") * 1000), c."points")
+        floor(extract(epoch from c."acquired_at") * 1000), floor(extract(epoch from c."expires_at") * 1000), c."points",
+        floor(extract(epoch from c."revoked_at") * 1000), c."revoke_reason")
         order by c."acquired_at", c."id")
       from "certificates" c where c."user_id" = ${userId}), '[]'::json),
     'attempts', ${attempts},
@@ -181,12 +186,13 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, hel
     facilityId: state.facility,
     matrix: state.matrix,
     correct: state.correct.map(([questionnaireId, cycle, count]) => ({ questionnaireId, cycle, count })),
-    certificates: state.certificates.map(([id, trainingId, acquired, expires, points]) => ({
+    certificates: state.certificates.map(([id, trainingId, acquired, expires, points, revokedAt, reason]) => ({
       id,
       trainingId,
       acquiredAt: new Date(acquired),
       expiresAt: new Date(expires),
       points,
+      revoked: revokedAt === null ? null : { at: new Date(revokedAt), reason: reason as RevocationReason },
     })),
     attempts: state.attempts.map(([questionId, round, correct, cycle]) => ({ questionId, round, correct, cycle })),
     ...(state.help && { help: ownHelpOf(state.help) }),
@@ -197,7 +203,7 @@ interface RawState {
   facility: number | null;
   matrix: number[] | null;
   correct: [number, number, number][];
-  certificates: [number, number, number, number, number][];
+  certificates: [number, number, number, number, number, number | null, string | null][];
   attempts: [number, number, boolean, number][];
   help: OwnHelpRow[] | null;
 }
@@ -302,7 +308,9 @@ function buildSnapshot(
   const byTopic = new Map<number, TrainingState[]>();
   for (const t of trainingRows) {
     const certs = certsByTraining.get(t.id) ?? [];
-    const newest = certs.at(-1) ?? null;
+    // A revoked certificate counts nowhere: the newest one that counts decides, and without one
+    // the training is due again. The cycle counts every certificate, so a new one starts afresh.
+    const newest = certs.findLast((c) => c.revoked === null) ?? null;
     const renewal = newest !== null && daysUntil(newest.expiresAt, now, zone) <= RENEWAL_WINDOW_DAYS;
     const done = newest !== null && !renewal;
     const cycle = certs.length;
@@ -347,7 +355,9 @@ export function certificateRef(cert: CertRow | null, now: Date, zone: string): C
     id: cert.id,
     acquired_at: cert.acquiredAt.toISOString(),
     expires_at: cert.expiresAt.toISOString(),
-    active_working_cert: daysUntil(cert.expiresAt, now, zone) > 0,
+    active_working_cert: cert.revoked === null && daysUntil(cert.expiresAt, now, zone) > 0,
+    // Only a revoked one says so: the answers of every other certificate stay as they were.
+    ...(cert.revoked && { revoked: { at: cert.revoked.at.toISOString(), reason: cert.revoked.reason } }),
   };
 }
 
@@ -439,7 +449,10 @@ function nextQuestionnaire(t: TrainingState): QuestionnaireState | undefined {
   return t.questionnaires.find((q) => !(q.total > 0 && q.count >= q.total)) ?? t.questionnaires[0];
 }
 
-/** The training's certificates before its newest, newest first: renewals keep them as history. */
+/**
+ * The training's certificates but the one that counts, newest first: renewals keep them as
+ * history, and revoked ones stay there, marked.
+ */
 function earlierCertificates(snapshot: Snapshot, t: TrainingState, now: Date, zone: string): CertificateRef[] {
   return snapshot.certificates
     .filter((c) => c.trainingId === t.id && c.id !== t.newest?.id)
@@ -456,7 +469,7 @@ export function toUserProgress(snapshot: Snapshot, now: Date, zone: string): Use
     question_total: sum(topicList.map((t) => t.total)),
     certificate_count: sum(topicList.map((t) => t.certificate_count)),
     certificate_total: allTrainings.length,
-    points: sum(snapshot.certificates.map((c) => c.points)),
+    points: sum(snapshot.certificates.filter((c) => c.revoked === null).map((c) => c.points)),
     topic_progress: topicList,
     training_progress: allTrainings.map((t) => ({
       id: t.id,

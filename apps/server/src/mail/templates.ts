@@ -12,6 +12,17 @@ import fr from "@carecampus/web/locales/fr.json";
 type MailTexts = typeof de.mail;
 const TEXTS: Record<Language, MailTexts> = { de: de.mail, en: en.mail, fr: fr.mail, es: es.mail, br: br.mail };
 
+type Locale = typeof de;
+const LOCALES: Record<Language, Locale> = { de, en, fr, es, br };
+
+/**
+ * A language's whole locale file (German when the language is unknown), for a feature whose mail
+ * texts live in its own namespace beside its screen's texts (e.g. `revoke.mail`).
+ */
+export function localeTexts(language: Language): Locale {
+  return LOCALES[language] ?? LOCALES[DEFAULT_LANGUAGE];
+}
+
 /** A mail's two parts. */
 export interface MailContent {
   subject: string;

@@ -2,6 +2,7 @@ import { daysUntil, formatDate, isoDay, type Language, NotificationMessageKey } 
 import { and, desc, eq, exists, gte, inArray, lte, sql } from "drizzle-orm";
 import { currentMember } from "../access/scope";
 import { isAssigned } from "../assignments/service";
+import { validCertificate } from "../db/certificates";
 import type { Db, Tx } from "../db/client";
 import {
   certificateNoticeSummaries,
@@ -97,7 +98,7 @@ export async function runExpiryJob(
 }
 
 /**
- * Active certificates (the newest per user and training) of employees, for assigned trainings
+ * Active certificates (the newest per user and training that is not revoked) of employees, for assigned trainings
  * that are not retired, whose most urgent due stage has not been dealt with yet.
  */
 async function findDue(tx: Tx, now: Date, zone: string): Promise<Due[]> {
@@ -109,6 +110,7 @@ async function findDue(tx: Tx, now: Date, zone: string): Promise<Due[]> {
       expiresAt: certificates.expiresAt,
     })
     .from(certificates)
+    .where(validCertificate)
     .orderBy(certificates.userId, certificates.trainingId, desc(certificates.acquiredAt), desc(certificates.id))
     .as("active");
   // A day of slack on both ends for time zones; the exact calendar days are counted below.

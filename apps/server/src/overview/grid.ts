@@ -1,6 +1,7 @@
 import { ErrorCode, type TopicOverview } from "@carecampus/contract";
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { currentMember } from "../access/scope";
+import { validCertificateAs } from "../db/certificates";
 import { type Db, runAll, type Tx } from "../db/client";
 import { facilities, topics, trainings, users } from "../db/schema";
 import { AppError } from "../errors";
@@ -101,7 +102,7 @@ export async function loadTopicGrid(
                     (extract(epoch from c."acquired_at") * 1000)::float8 as a,
                     (extract(epoch from c."expires_at") * 1000)::float8 as e
                   from "certificates" c ${scoped}
-                  where c."training_id" in (${inTopic})
+                  where c."training_id" in (${inTopic}) and ${validCertificateAs("c")}
                   order by c."training_id", c."user_id", c."acquired_at" desc) x`,
       ),
     // Users with a matrix, each with the topic's trainings in it (possibly none).

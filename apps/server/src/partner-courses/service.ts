@@ -3,6 +3,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { currentMember, requireUser, userScope } from "../access/scope";
 import { issueCertificate } from "../certificates/service";
+import { validCertificate } from "../db/certificates";
 import type { Db } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
@@ -209,7 +210,7 @@ async function storeCertificates(
       const [newest] = await tx
         .select({ expiresAt: certificates.expiresAt })
         .from(certificates)
-        .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, training.id)))
+        .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, training.id), validCertificate))
         .orderBy(desc(certificates.acquiredAt), desc(certificates.id))
         .limit(1);
       const certificateId = await issueCertificate(

@@ -172,13 +172,17 @@ ${codeForm(t, { heading: t.form.another, value: found ? "" : typed })}`;
   return layout(language, t, `${t.status[shown]} – ${t.title}`, body);
 }
 
-/** The page to type a code in (/v); `error`: it was sent empty. */
-export function formPage(language: Language, error: boolean): string {
+/**
+ * The page to type a code in (/v); `error`: it was sent empty. With VERIFIABLE_CREDENTIALS it
+ * also leads to the check of a credential file (/v/credential).
+ */
+export function formPage(language: Language, error: boolean, credentials = false): string {
   const t = verifyTexts(language);
   const body = `<h1>${e(t.title)}</h1>
 <p>${e(t.intro)}</p>
 ${codeForm(t, { error, autofocus: true })}
-<p class="proves">${e(t.proves)}</p>`;
+<p class="proves">${e(t.proves)}</p>
+${credentials ? `<p><a href="/v/credential">${e(t.credentialLink)}</a></p>` : ""}`;
   return layout(language, t, t.title, body);
 }
 

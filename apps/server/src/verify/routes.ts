@@ -87,8 +87,18 @@ export async function verifyPages(app: FastifyInstance): Promise<void> {
     if (!(await admitted(request, reply))) return reply;
     const raw = request.query.code;
     const typed = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-    if (typed === undefined) return html(reply, 200, formPage(pageLanguage(request.headers["accept-language"]), false));
-    if (typed === "") return html(reply, 400, formPage(pageLanguage(request.headers["accept-language"]), true));
+    if (typed === undefined)
+      return html(
+        reply,
+        200,
+        formPage(pageLanguage(request.headers["accept-language"]), false, app.deps.config.verifiableCredentials),
+      );
+    if (typed === "")
+      return html(
+        reply,
+        400,
+        formPage(pageLanguage(request.headers["accept-language"]), true, app.deps.config.verifiableCredentials),
+      );
     return answer(request, reply, typed);
   });
 }

@@ -1,10 +1,17 @@
 import { z } from "zod";
 import { QuizFinishedKey, QuizFinishedLinkKey } from "../messages";
+import { REVOCATION_REASONS } from "../rules/certificate-status";
 import { BodyId, Id } from "./common";
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
 const QuizFinishedMessage = z.enum(values(QuizFinishedKey));
 const QuizFinishedLinkText = z.enum(values(QuizFinishedLinkKey));
+
+/** A certificate's revocation (issue 29): when, and why; it stays in the history, marked. */
+export const CertificateRevocation = z
+  .object({ at: z.string(), reason: z.enum(REVOCATION_REASONS) })
+  .meta({ id: "CertificateRevocation" });
+export type CertificateRevocation = z.infer<typeof CertificateRevocation>;
 
 export const CertificateRef = z
   .object({
@@ -13,6 +20,8 @@ export const CertificateRef = z
     expires_at: z.string(),
     /** false once expired: the certificate is history, not proof. */
     active_working_cert: z.boolean(),
+    /** Set when the certificate was revoked: it counts nowhere, and only the history shows it. */
+    revoked: CertificateRevocation.nullable().optional(),
   })
   .meta({ id: "CertificateRef" });
 export type CertificateRef = z.infer<typeof CertificateRef>;

@@ -5,6 +5,7 @@ import {
   IconBook,
   IconCalendarEvent,
   IconCertificate,
+  IconCertificateOff,
   IconKey,
   IconMessageCircle,
   IconUsersGroup,
@@ -30,6 +31,7 @@ function NoticeIcon({ messageKey }: { messageKey: string }) {
   if (messageKey === NotificationMessageKey.helpReply) return <IconMessageCircle size={16} />;
   if (messageKey === NotificationMessageKey.calendarReminder) return <IconCalendarEvent size={16} />;
   if (messageKey === NotificationMessageKey.wikiConfirmReminder) return <IconBook size={16} />;
+  if (messageKey === NotificationMessageKey.certificateRevoked) return <IconCertificateOff size={16} />;
   return <IconBell size={16} />;
 }
 

@@ -49,6 +49,9 @@ function displayDate(day: string | undefined, instant: string | null, zone: stri
 export function noticeText(n: Pick<Notification, "ExpiresAt">, message: NoticeMessage, zone: string): NoticeMessage {
   const { key, values } = message;
   if (key === NotificationMessageKey.calendarReminder) return reminderText(values, zone);
+  if (key === NotificationMessageKey.certificateRevoked) {
+    return { key, values: { ...values, date: displayDate(values.date, null, zone) ?? "" } };
+  }
   if (key !== CERTIFICATE_KEY && key !== SUMMARY_KEY) return message;
   const expired = values.stage === "0";
   const shown = {
@@ -83,6 +86,7 @@ export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): st
   const toTraining =
     key === CERTIFICATE_KEY ||
     key === NotificationMessageKey.helpReply ||
+    key === NotificationMessageKey.certificateRevoked ||
     key === NotificationMessageKey.calendarReminder;
   if (toTraining && values.topicId && values.trainingId && mayOpenRoute(roles, "topic")) {
     return `/topic/${encodeURIComponent(values.topicId)}/training/${encodeURIComponent(values.trainingId)}`;

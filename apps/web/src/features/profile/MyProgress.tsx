@@ -71,7 +71,9 @@ export function MyProgress({ userId }: { userId: number }) {
   // expand-topic-progress (spec §9): the per-topic bars open from the start, or on request.
   const [topicsOpen, setTopicsOpen] = useState(settings["expand-topic-progress"]);
   if (!data) return null;
-  const held = data.training_progress.filter((tp) => tp.certificate);
+  // A training whose certificate was revoked stays listed: the history shows it marked, and the
+  // training is due again.
+  const held = data.training_progress.filter((tp) => tp.certificate || tp.earlier_certificates.some((c) => c.revoked));
   return (
     <>
       <Card withBorder>
@@ -135,8 +137,7 @@ export function MyProgress({ userId }: { userId: number }) {
           <Stack gap="xs">
             {held.map((tp) => {
               const cert = tp.certificate;
-              if (!cert) return null;
-              const colour = expiryColour(cert.expires_at, new Date(), settings["time-zone"]);
+              const colour = cert ? expiryColour(cert.expires_at, new Date(), settings["time-zone"]) : "red";
               return (
                 <Group
                   key={tp.id}
@@ -152,15 +153,19 @@ export function MyProgress({ userId }: { userId: number }) {
                         {truncate(tp.name, TRUNCATE_CERTIFICATE)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {cert.active_working_cert
-                          ? t("profile.certificates.validUntil", {
-                              date: formatDate(cert.expires_at, settings["time-zone"]),
-                            })
-                          : t("profile.certificates.expired", {
-                              date: formatDate(cert.expires_at, settings["time-zone"]),
-                            })}
+                        {!cert
+                          ? t("revoke.due")
+                          : cert.active_working_cert
+                            ? t("profile.certificates.validUntil", {
+                                date: formatDate(cert.expires_at, settings["time-zone"]),
+                              })
+                            : t("profile.certificates.expired", {
+                                date: formatDate(cert.expires_at, settings["time-zone"]),
+                              })}
                       </Text>
-                      {credentials.has(cert.id) && <CredentialLink certificateId={cert.id} training={tp.name} />}
+                      {cert && credentials.has(cert.id) && (
+                        <CredentialLink certificateId={cert.id} training={tp.name} />
+                      )}
                       <CertificateHistory certificates={tp.earlier_certificates} />
                     </div>
                   </Group>
@@ -168,7 +173,7 @@ export function MyProgress({ userId }: { userId: number }) {
                     {settings["show-points"] && tp.points > 0 && (
                       <Badge variant="light">{t("training.points", { points: tp.points })}</Badge>
                     )}
-                    <ExpiryBadge certificate={cert} size="md" />
+                    {cert && <ExpiryBadge certificate={cert} size="md" />}
                   </Group>
                 </Group>
               );

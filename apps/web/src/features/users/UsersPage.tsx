@@ -1,12 +1,4 @@
-import {
-  type AdminUser,
-  api,
-  can,
-  hasTrainings,
-  seesColleagueProgress,
-  TRUNCATE_CERTIFICATE,
-  truncate,
-} from "@carecampus/contract";
+import { type AdminUser, api, can, hasTrainings, seesColleagueProgress } from "@carecampus/contract";
 import {
   Accordion,
   ActionIcon,
@@ -31,7 +23,6 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
-import { CertificateHistory } from "../../components/CertificateHistory";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PageHeader } from "../../components/PageHeader";
 import { useUserProgress } from "../../queries/learning";
@@ -39,6 +30,7 @@ import { useRequiredSession } from "../../session/store";
 import { FormerUsers } from "./FormerUsers";
 import { UserImportButton } from "./import/UserImportButton";
 import { userKeys, useUserSearch } from "./queries";
+import { UserCertificates } from "./UserCertificates";
 import { UserDataDownload } from "./UserDataDownload";
 import { UserIdentity } from "./UserIdentity";
 import classes from "./users.module.css";
@@ -75,43 +67,19 @@ function ProgressBars({ userId }: { userId: number }) {
   );
 }
 
-/**
- * The user's earlier certificates per training (renewals keep them). Below the buttons, so that
- * they do not move when the progress arrives; the query is ProgressBars' (one request).
- */
-function EarlierCertificates({ userId }: { userId: number }) {
-  const { t } = useTranslation();
-  const { data } = useUserProgress(userId);
-  const renewed = (data?.training_progress ?? []).filter((tp) => tp.earlier_certificates.length > 0);
-  if (renewed.length === 0) return null;
-  return (
-    <Stack gap={4} mt="md" data-testid="user-earlier-certificates">
-      <Text size="sm" fw={600}>
-        {t("certificateHistory.title")}
-      </Text>
-      {renewed.map((tp) => (
-        <div key={tp.id}>
-          <Text size="sm" title={tp.name}>
-            {truncate(tp.name, TRUNCATE_CERTIFICATE)}
-          </Text>
-          <CertificateHistory certificates={tp.earlier_certificates} />
-        </div>
-      ))}
-    </Stack>
-  );
-}
-
 function UserCard({
   user,
   canEdit,
   canDelete,
   showProgress,
+  canRevoke,
   onDelete,
 }: {
   user: AdminUser;
   canEdit: boolean;
   canDelete: boolean;
   showProgress: boolean;
+  canRevoke: boolean;
   onDelete: (u: AdminUser) => void;
 }) {
   const { t } = useTranslation();
@@ -171,7 +139,9 @@ function UserCard({
             {canEdit && <UserDataDownload user={user} />}
           </Group>
         )}
-        {showProgress && open && hasTrainings(user.roles) && <EarlierCertificates userId={user.id} />}
+        {showProgress && open && hasTrainings(user.roles) && (
+          <UserCertificates userId={user.id} canRevoke={canRevoke} />
+        )}
       </Accordion.Panel>
     </Accordion.Item>
   );
@@ -191,6 +161,7 @@ export default function UsersPage() {
   const canEdit = can(me.roles, "user.edit");
   const canDelete = can(me.roles, "user.delete");
   const canCreate = can(me.roles, "users.create");
+  const canRevoke = can(me.roles, "certificate.revoke");
   const showProgress = seesColleagueProgress(me.roles);
   const threshold = settings["show-user-list-threshold"];
   const listAll = debounced === "" && (all.data?.total ?? 0) < threshold;
@@ -281,6 +252,7 @@ export default function UsersPage() {
               canEdit={canEdit && u.id !== me.id}
               canDelete={canDelete && u.id !== me.id}
               showProgress={showProgress}
+              canRevoke={canRevoke}
               onDelete={setToDelete}
             />
           ))}
