@@ -42,6 +42,7 @@ export const GALLERY: GalleryItem[] = [
     ["gray", "light"],
     ["gray", "outline"],
     ["orange", "light"],
+    ["red", "light"],
     ["var(--cc-danger-text)", "outline"],
   ]),
   ...each("ActionIcon", [
