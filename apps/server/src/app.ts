@@ -18,6 +18,7 @@ import { certificateRoutes } from "./certificates/routes";
 import { contentRoutes } from "./content/routes";
 import type { AppDeps } from "./deps";
 import { registerErrorHandling } from "./errors";
+import { evidenceRoutes } from "./evidence/routes";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(authoringRoutes);
       await api.register(privacyRoutes);
       await api.register(auditRoutes);
+      await api.register(evidenceRoutes);
     },
     { prefix: "/api" },
   );

@@ -116,4 +116,6 @@ export const apiTable = {
   auditList: { method: "GET", path: "/audit" },
   auditExport: { method: "GET", path: "/audit", kind: "download" },
   auditVerify: { method: "GET", path: "/audit/verify" },
+  evidenceReport: { method: "GET", path: "/evidence" },
+  evidenceExport: { method: "GET", path: "/evidence", kind: "download" },
 } as const satisfies ApiTable;

@@ -34,7 +34,8 @@ const NOT_PERSONAL: Record<string, string> = {
   "users.token_version": "A counter that retires old tokens; no token is stored.",
   "calendar_events.label": "The training date's title, the facility's planning, not about a person.",
   "calendar_events.location": "The room of a training date.",
-  "certificates.revoke_reason": "One of three fixed reasons (contract REVOCATION_REASONS); staff's own words are revoke_note.",
+  "certificates.revoke_reason":
+    "One of three fixed reasons (contract REVOCATION_REASONS); staff's own words are revoke_note.",
   "wiki_revisions.content": "The page text: facility documentation; its author is anonymised (registry).",
 };
 
