@@ -134,10 +134,13 @@ export async function renderEvidencePdf(report: EvidenceReport, look: FileLook):
   y -= 10;
 
   for (const training of report.trainings) {
-    room(70);
+    const heading = wrap(`${training.topic.name} – ${training.name}`, bold, 12, W - 2 * M);
+    room(54 + 16 * heading.length);
     page.drawLine({ start: { x: M, y: y + 10 }, end: { x: W - M, y: y + 10 }, thickness: 0.6, color: TEAL });
-    text(`${training.topic.name} – ${training.name}`, M, 12, bold, TEAL);
-    y -= 16;
+    for (const line of heading) {
+      text(line, M, 12, bold, TEAL);
+      y -= 16;
+    }
     text(
       `${t.required}: ${training.required}   ${t.held}: ${training.held}   ${t.rateLabel}: ${percent(training.rate)} %`,
       M,
