@@ -19,6 +19,7 @@ import { contentRoutes } from "./content/routes";
 import { credentialDeps, credentialPages, credentialRoutes } from "./credentials/routes";
 import type { AppDeps } from "./deps";
 import { registerErrorHandling } from "./errors";
+import { evidenceRoutes } from "./evidence/routes";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(auditRoutes);
       await api.register(credentialRoutes(credentials));
       await api.register(verifyApiRoutes);
+      await api.register(evidenceRoutes);
     },
     { prefix: "/api" },
   );

@@ -37,6 +37,11 @@ const EnvSchema = z.object({
     .default(TOKEN_LIFETIME_SECONDS),
   SMTP_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
   SMTP_FROM: z.string().default("CareCampus <no-reply@carecampus.local>"),
+  /** The installation's name on the evidence report for an inspector (issue 29). */
+  INSTALLATION_NAME: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.string().trim().max(200).default("CareCampus"),
+  ),
   MAX_USERS: optionalInt,
   MAX_FACILITIES: optionalInt,
   /** Unset: on PGlite (the embedded evaluation default) on, on PostgreSQL off (decision 15). */
@@ -192,6 +197,8 @@ export interface Config {
   tokenLifetimeSeconds: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
+  /** INSTALLATION_NAME: who runs this CareCampus, printed on the evidence report. */
+  installationName: string;
   maxUsers: number | undefined;
   maxFacilities: number | undefined;
   demoData: boolean;
@@ -329,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenLifetimeSeconds: e.TOKEN_LIFETIME_SECONDS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
+    installationName: e.INSTALLATION_NAME.normalize("NFC"),
     maxUsers: e.MAX_USERS,
     maxFacilities: e.MAX_FACILITIES,
     // A production database must never get users with a published password: on PostgreSQL the

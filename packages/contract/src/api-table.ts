@@ -122,4 +122,6 @@ export const apiTable = {
   credentialStatusList: { method: "GET", path: "/public/status/:list" },
   credentialVerify: { method: "POST", path: "/public/verify" },
   publicVerify: { method: "GET", path: "/public/verify/:code" },
+  evidenceReport: { method: "GET", path: "/evidence" },
+  evidenceExport: { method: "GET", path: "/evidence", kind: "download" },
 } as const satisfies ApiTable;

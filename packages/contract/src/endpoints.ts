@@ -9,6 +9,7 @@ import { certificateEndpoints } from "./endpoints/certificates";
 import type { EndpointSpec } from "./endpoints/common";
 import { contentEndpoints } from "./endpoints/content";
 import { credentialEndpoints } from "./endpoints/credentials";
+import { evidenceEndpoints, evidenceGet } from "./endpoints/evidence";
 import { facilityEndpoints } from "./endpoints/facilities";
 import { fileEndpoints } from "./endpoints/files";
 import { helpEndpoints, tutorialEndpoints } from "./endpoints/help";
@@ -26,6 +27,7 @@ import { wikiEndpoints } from "./endpoints/wiki";
 import { AdminUser, ImportQuery, ImportResult, ImportUsers, UserCreate } from "./schemas/admin";
 import { AuditExportQuery, AuditPage, AuditQuery } from "./schemas/audit";
 import { ErrorBody } from "./schemas/error-body";
+import { EvidenceExportQuery, EvidenceQuery, EvidenceReport } from "./schemas/evidence";
 
 export { CertificateQuery, CertificateRevoke, REVOKE_NOTE_MAX, RevokedCertificate } from "./endpoints/certificates";
 export type { EndpointSpec, HttpMethod } from "./endpoints/common";
@@ -70,6 +72,7 @@ const table = {
   ...auditEndpoints,
   ...credentialEndpoints,
   ...verifyEndpoints,
+  ...evidenceEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;
@@ -109,6 +112,15 @@ export const sharedRoutes = {
     response: AuditPage,
     description: `${endpoints.auditList.description} ${endpoints.auditExport.description}`,
     variants: ["auditList", "auditExport"],
+  },
+  evidenceGet: {
+    ...evidenceGet,
+    name: "evidenceGet",
+    kind: "json",
+    query: z.union([EvidenceQuery, EvidenceExportQuery]),
+    response: EvidenceReport,
+    description: `${endpoints.evidenceReport.description} ${endpoints.evidenceExport.description}`,
+    variants: ["evidenceReport", "evidenceExport"],
   },
 } as const satisfies Record<string, Endpoint & { variants: readonly EndpointName[] }>;
 

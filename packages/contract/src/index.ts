@@ -30,6 +30,7 @@ export * from "./schemas/authoring";
 export * from "./schemas/calendar";
 export * from "./schemas/common";
 export * from "./schemas/error-body";
+export * from "./schemas/evidence";
 export * from "./schemas/help";
 export * from "./schemas/learning";
 export * from "./schemas/overview";

@@ -7,6 +7,7 @@ import { recordAudit } from "../audit/record";
 import { type Db, runAll, type Tx } from "../db/client";
 import { topics, trainingMatrices, trainingMatrixEntries, trainings } from "../db/schema";
 import { AppError } from "../errors";
+import { recordMatrixPeriods } from "./history";
 
 const current = and(eq(trainings.retired, false), eq(topics.retired, false));
 
@@ -113,6 +114,7 @@ export async function writeTrainingMatrix(
 ): Promise<void> {
   const before = await assignedTrainingIds(tx, at.userId);
   await replaceMatrix(tx, { userId: at.userId, by: at.actor.id, now: at.now }, wanted);
+  await recordMatrixPeriods(tx, [at.userId], at.now);
   const after = await assignedTrainingIds(tx, at.userId);
   const sorted = (ids: Set<number> | null) => (ids === null ? null : [...ids].sort((a, b) => a - b));
   const [was, is] = [sorted(before), sorted(after)];

@@ -25,6 +25,12 @@ async function loadTools() {
   return { PDFDocument, rgb, degrees, fontkit, QRCode, fonts: { regular, bold } };
 }
 
+/** The PDF libraries and the Unicode fonts, loaded once (also for the evidence report, issue 29). */
+export function pdfTools(): ReturnType<typeof loadTools> {
+  tools ??= loadTools();
+  return tools;
+}
+
 export interface CertificateData {
   name: string;
   surname: string;
@@ -71,7 +77,7 @@ const BINDS_NEXT = /^(§§?|Art\.|Abs\.|Nr\.|Satz|lit\.|\d+[a-z]?)$/;
  * `text` in lines no wider than `maxWidth` at `size`, broken between words but never inside a
  * citation (a group too long on its own keeps its line).
  */
-function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+export function wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
   const groups: string[] = [];
   for (const word of text.split(" ")) {
     const last = groups.length - 1;
@@ -94,8 +100,7 @@ function wrap(text: string, font: PDFFont, size: number, maxWidth: number): stri
 
 /** A one-page A4 certificate: name, training, topic, dates, facility and a verification code. */
 export async function renderCertificate(c: CertificateData): Promise<Uint8Array> {
-  tools ??= loadTools();
-  const { PDFDocument, rgb, degrees, fontkit, QRCode, fonts } = await tools;
+  const { PDFDocument, rgb, degrees, fontkit, QRCode, fonts } = await pdfTools();
   const TEAL = rgb(0.059, 0.463, 0.431);
   const DARK = rgb(0.075, 0.306, 0.29);
   const GREY = rgb(0.35, 0.38, 0.4);

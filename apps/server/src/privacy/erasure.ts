@@ -2,6 +2,7 @@ import type { PrivacyPart } from "@carecampus/contract";
 import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Actor } from "../access/policy";
+import { recordMatrixPeriods } from "../assignments/history";
 import { forgetPersonInAudit, recordAudit } from "../audit/record";
 import type { Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
@@ -105,6 +106,8 @@ export async function erasePerson(tx: Tx, userId: number, now: Date, why: Erasur
     .update(users)
     .set({ erasedAt: now, archivedAt: archivedAt ?? now, tokenVersion: sql`${users.tokenVersion} + 1` })
     .where(eq(users.id, userId));
+  // A person erased while a member leaves the matrix history's open period (issue 29).
+  await recordMatrixPeriods(tx, [userId], now);
   await recordAudit(
     tx,
     {

@@ -14,6 +14,7 @@ import {
 import { and, asc, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { currentMember, requireUser, userScope } from "../access/scope";
+import { recordMatrixPeriods } from "../assignments/history";
 import { writeTrainingMatrix } from "../assignments/service";
 import { recordAudit } from "../audit/record";
 import { revokeFeedsOfUser } from "../calendar/feed";
@@ -207,6 +208,7 @@ export async function createUserByAdmin(deps: UserWriteDeps, actor: Actor, input
         salutation: input.salutation ?? "-",
         activityIds: [...new Set(input.activities ?? [])],
         qualificationIds: [...new Set(input.qualifications ?? [])],
+        createdAt: deps.now(),
       },
       hash,
     );
@@ -290,6 +292,8 @@ export async function updateUserByAdmin(
         await tx.insert(userQualifications).values(ids.map((qualificationId) => ({ userId: id, qualificationId })));
     }
     if (facilityId !== (current.facility?.id ?? null)) await dropForeignAdditionalQualifications(tx, id, facilityId);
+    // A new facility is a new period of the matrix history (issue 29).
+    await recordMatrixPeriods(tx, [id], deps.now());
     await writeAssignments(tx, actor, id, facilityId, patch, deps.now());
     await auditUserUpdate(tx, actor, current, await loadAdminUser(tx, id), patch, deps.now());
   });

@@ -2,6 +2,7 @@ import { type AdminUser, ErrorCode } from "@carecampus/contract";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { currentMember, requireUser } from "../access/scope";
+import { recordMatrixPeriods } from "../assignments/history";
 import { recordAudit } from "../audit/record";
 import { revokeFeedsOfUser } from "../calendar/feed";
 import type { Db, Tx } from "../db/client";
@@ -42,6 +43,12 @@ export async function archivePeople(
     .where(and(inArray(users.id, [...ids]), currentMember))
     .returning({ id: users.id, name: users.name, surname: users.surname, facilityId: users.facilityId });
   archived.sort((a, b) => a.id - b.id);
+  // Their period of the matrix history ends (issue 29): they were required until today.
+  await recordMatrixPeriods(
+    tx,
+    archived.map((p) => p.id),
+    now,
+  );
   for (const person of archived) {
     await revokeFeedsOfUser(tx, person.id);
     await recordAudit(
@@ -90,6 +97,7 @@ export async function restoreUser(deps: UserWriteDeps, actor: Actor, id: number)
     await assertRoomFor(tx, deps.maxUsers, 1);
     const now = deps.now();
     await tx.update(users).set({ archivedAt: null, archivedBy: null, updatedAt: now }).where(eq(users.id, id));
+    await recordMatrixPeriods(tx, [id], now);
     const person = await loadAdminUser(tx, id);
     await recordAudit(
       tx,

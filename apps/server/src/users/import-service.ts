@@ -12,6 +12,7 @@ import {
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { currentMember } from "../access/scope";
+import { recordMatrixPeriods } from "../assignments/history";
 import { recordAudit } from "../audit/record";
 import { type Db, runAll, type Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
@@ -274,6 +275,7 @@ async function writePlan(tx: Tx, actor: Actor, plan: Plan, hashes: Map<number, s
           surname: a.values.surname,
           facilityId: a.values.facilityId,
           passwordHash: hashes.get(a.row) as string,
+          createdAt: now,
         })),
       )
       .returning({ id: users.id, login: users.login });
@@ -282,6 +284,11 @@ async function writePlan(tx: Tx, actor: Actor, plan: Plan, hashes: Map<number, s
     await tx.insert(userRoles).values(withIds.map((u) => ({ userId: u.id, role: "employee" as const })));
     await tx.insert(preferences).values(withIds.map((u) => ({ userId: u.id })));
     await insertLists(tx, withIds);
+    await recordMatrixPeriods(
+      tx,
+      withIds.map((u) => u.id),
+      now,
+    );
   }
   const updates = plan.actions.filter((a) => a.kind === "update");
   for (const a of updates) {
@@ -290,6 +297,12 @@ async function writePlan(tx: Tx, actor: Actor, plan: Plan, hashes: Map<number, s
       .set({ name: a.values.name, surname: a.values.surname, facilityId: a.values.facilityId, updatedAt: now })
       .where(eq(users.id, a.id));
   }
+  // A facility changed by the import is a new period of the matrix history (issue 29).
+  await recordMatrixPeriods(
+    tx,
+    updates.map((a) => a.id),
+    now,
+  );
   for (const part of chunks(updates)) {
     const ids = part.map((a) => a.id);
     await tx.delete(userActivities).where(inArray(userActivities.userId, ids));

@@ -18,6 +18,7 @@ import {
 import { and, eq, ne, sql } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { currentMember } from "../access/scope";
+import { recordMatrixPeriods } from "../assignments/history";
 import { auditSubject } from "../audit/people";
 import { recordAudit } from "../audit/record";
 import { revokeFeedsOfUser } from "../calendar/feed";
@@ -166,6 +167,8 @@ export interface NewUser {
   activityIds?: number[];
   qualificationIds?: number[];
   avatar?: Avatar;
+  /** The app's clock at the creation (the database's clock when absent): the matrix history's start. */
+  createdAt?: Date;
 }
 
 /** Inserts a user with roles, preferences and lists; call inside a transaction. */
@@ -181,9 +184,10 @@ export async function insertUser(tx: Db | Tx, u: NewUser, passwordHash?: string)
       email: u.email ?? null,
       facilityId: u.facilityId,
       passwordHash: passwordHash ?? (await hashPassword(u.password)),
+      ...(u.createdAt ? { createdAt: u.createdAt } : {}),
     })
-    .returning({ id: users.id });
-  const id = (inserted[0] as { id: number }).id;
+    .returning({ id: users.id, createdAt: users.createdAt });
+  const { id, createdAt } = inserted[0] as { id: number; createdAt: Date };
   const roles = u.roles.length > 0 ? u.roles : (["employee"] as Role[]);
   await tx.insert(userRoles).values(roles.map((role) => ({ userId: id, role })));
   await tx.insert(preferences).values({ userId: id, avatar: u.avatar ?? "female" });
@@ -195,6 +199,8 @@ export async function insertUser(tx: Db | Tx, u: NewUser, passwordHash?: string)
       .insert(userQualifications)
       .values(u.qualificationIds.map((qualificationId) => ({ userId: id, qualificationId })));
   }
+  // Their first period of the training matrix (issue 29): every training of their facility.
+  await recordMatrixPeriods(tx, [id], createdAt);
   return id;
 }
 

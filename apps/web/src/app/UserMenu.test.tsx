@@ -17,6 +17,7 @@ const PAGES: [RouteName, string][] = [
   ["partnerCourses", "nav.partnerCourses"],
   ["authoring", "nav.authoring"],
   ["audit", "audit.nav"],
+  ["evidence", "evidence.nav"],
 ];
 
 /** What the contract's access table says the menu of `roles` holds, in the menu's order. */

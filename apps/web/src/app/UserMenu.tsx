@@ -2,6 +2,7 @@ import { can, mayOpenRoute, type RouteName } from "@carecampus/contract";
 import { Menu, Text, UnstyledButton } from "@mantine/core";
 import {
   IconCalendar,
+  IconCertificate,
   IconChartBar,
   IconHelp,
   IconLifebuoy,
@@ -55,6 +56,7 @@ export function UserMenu() {
       : []),
     { route: "authoring", to: "/authoring", label: t("nav.authoring"), icon: <IconWriting size={16} /> },
     { route: "audit", to: "/audit", label: t("audit.nav"), icon: <IconListDetails size={16} /> },
+    { route: "evidence", to: "/evidence", label: t("evidence.nav"), icon: <IconCertificate size={16} /> },
   ];
   const allowed = pages.filter((p) => mayOpenRoute(user.roles, p.route));
   return (

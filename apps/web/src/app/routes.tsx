@@ -21,6 +21,7 @@ const TrainingPage = lazy(() => import("../features/learning/TrainingPage"));
 const QuizPage = lazy(() => import("../features/learning/QuizPage"));
 const UsersPage = lazy(() => import("../features/users/UsersPage"));
 const AuditPage = lazy(() => import("../features/audit/AuditPage"));
+const EvidencePage = lazy(() => import("../features/evidence/EvidencePage"));
 const EditUserPage = lazy(() => import("../features/users/EditUserPage"));
 const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
 const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"));
@@ -97,6 +98,7 @@ export const router = createBrowserRouter([
           { path: "users", element: role("users", <UsersPage />) },
           { path: "progress", element: role("progress", <ProgressPage />) },
           { path: "audit", element: role("audit", <AuditPage />) },
+          { path: "evidence", element: role("evidence", <EvidencePage />) },
           { path: "calendar", element: role("calendar", <CalendarPage />) },
           { path: "helprequests", element: role("helpRequests", <HelpRequestsPage />) },
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
