@@ -1,8 +1,23 @@
+import fs from "node:fs";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { withoutServerTexts } from "./src/i18n/server-only";
+
+/** The language chunks without the texts only the server reads (src/i18n/server-only.ts). */
+function webLocales(): Plugin {
+  const LOCALE = /[\\/]src[\\/]i18n[\\/]locales[\\/][a-z]{2}\.json$/;
+  return {
+    name: "carecampus-web-locales",
+    enforce: "pre",
+    load(id) {
+      if (!LOCALE.test(id)) return null;
+      return JSON.stringify(withoutServerTexts(JSON.parse(fs.readFileSync(id, "utf8"))));
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [webLocales(), react()],
   build: {
     outDir: "dist",
     sourcemap: false,

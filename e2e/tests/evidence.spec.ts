@@ -1,16 +1,15 @@
 import { expect, test } from "@playwright/test";
 import {
   applyPreference,
-  callApi,
   createTeam,
   createUser,
   expectAccessible,
   expectNoSidewaysScroll,
+  markResuscitationPassed,
   onPhone,
   openAs,
   setLanguage,
   text,
-  unique,
 } from "./helpers";
 
 /*
@@ -22,27 +21,10 @@ for (const lang of ["de", "en"] as const) {
   test(`the evidence at a date and its downloads (${lang})${onPhone(lang)}`, async ({ page }) => {
     const { administrator, employee, facility } = await createTeam(page.request, ["administrator", "employee"]);
     const other = await createUser(page.request, { facility, name: "Otto" });
-    // A passive training of its own (the demo topics stay as they are), passed by the employee.
-    const author = await createUser(page.request, { roles: ["contentmanager"], facility: null, name: "Clara" });
-    const topic = await callApi(page.request, author, "POST", "/authoring/topics", {
-      name: `Nachweis ${unique()}`,
-      icon: "brandschutz",
-      color: "#b91c1c",
-    });
-    const name = `Brandschutzübung ${unique()}`;
-    const training = await callApi(page.request, author, "POST", "/authoring/trainings", {
-      topic_id: topic.id,
-      name,
-      icon: "brandschutz",
-      validity_months: 12,
-      passive: true,
-      points: 0,
-      wiki_link: null,
-    });
-    await callApi(page.request, administrator, "POST", `/progress/admin/users/${employee.id}/passivetraining`, {
-      topicID: topic.id,
-      trainingID: training.id,
-    });
+    // The demo's passive resuscitation training, passed by the employee (no content of its own:
+    // a new common training would become every other test's employees' training too).
+    const training = await markResuscitationPassed(page.request, administrator, employee);
+    const { name } = training;
     if (lang !== "de") await setLanguage(page.request, administrator, lang);
 
     await openAs(page, administrator, "/evidence", administrator.password);
