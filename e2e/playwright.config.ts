@@ -5,7 +5,7 @@ const MAIN = Number(process.env.E2E_PORT ?? 3211);
 const SHORT = MAIN + 1;
 const INSTALLATION = MAIN + 2;
 /** Specs for the other two servers: the 3-s session, and an installation's own settings. */
-const OWN_SERVER = /(lockout|qm-notice|installation-settings)\.spec/;
+const OWN_SERVER = /(lockout|qm-notice|installation-settings|credentials)\.spec/;
 const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
 
 /**
@@ -92,7 +92,7 @@ export default defineConfig({
     },
     {
       name: "installation",
-      testMatch: /(qm-notice|installation-settings)\.spec/,
+      testMatch: /(qm-notice|installation-settings|credentials)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${INSTALLATION}`, viewport: { width: 1280, height: 800 } },
     },
   ],
@@ -116,8 +116,9 @@ export default defineConfig({
     },
     {
       // An installation with settings of its own: the QM notice on, its theme, the content
-      // version, no question type, the legal bases, and a logout portal.
-      command: `node serve.mjs ${INSTALLATION} LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health`,
+      // version, no question type, the legal bases, a logout portal, certificates also as signed
+      // Open Badge credentials, and the five languages (credentials.spec reads the app in English).
+      command: `node serve.mjs ${INSTALLATION} ${LANGS} LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health VERIFIABLE_CREDENTIALS=true`,
       url: `http://127.0.0.1:${INSTALLATION}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -3,9 +3,10 @@ import { and, desc, eq, gte, lt } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import { auditSubject } from "../audit/people";
 import { recordAudit } from "../audit/record";
+import { viewCertificate } from "../credentials/service";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
-import { certificates, facilities, partnerCertificates, topics, trainings, users } from "../db/schema";
+import { certificates, partnerCertificates, users } from "../db/schema";
 import { type CertificateData, renderCertificate } from "./pdf";
 
 /** What issuing needs of a training: its validity, its points and the certificate held now. */
@@ -165,32 +166,7 @@ export async function certificatePdf(
     assertMay(actor, "certificate.view", { id: partner.userId, facilityId: partner.facilityId });
     return { pdf: partner.pdf, filename: partner.filename };
   }
-  const [row] = await db
-    .select({
-      userId: certificates.userId,
-      acquiredAt: certificates.acquiredAt,
-      expiresAt: certificates.expiresAt,
-      points: certificates.points,
-      code: certificates.verificationCode,
-      name: users.name,
-      surname: users.surname,
-      facilityId: users.facilityId,
-      facility: facilities.name,
-      training: trainings.name,
-      passive: trainings.passive,
-      legalBasis: trainings.legalBasis,
-      topic: topics.name,
-      revokedAt: certificates.revokedAt,
-    })
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(eq(certificates.id, id));
-  // A certificate of a user the actor may not see is answered like a missing one.
-  if (!row) throw notFound("certificate.view");
-  assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
+  const row = await viewCertificate(db, actor, id);
   const partner = await partnerPdf(db, { certificateId: id });
   if (partner) return { pdf: partner.pdf, filename: partner.filename };
   // A revoked certificate stays downloadable for the record, stamped REVOKED with the day.

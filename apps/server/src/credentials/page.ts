@@ -59,16 +59,18 @@ function formatDate(iso: string | null, lang: Language, zone: string): string | 
 }
 
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f8f9fa;--fg:#212529;--card:#fff;--line:#dee2e6;--ok:#2b8a3e;--bad:#c92a2a;--accent:#1864ab}
-@media (prefers-color-scheme:dark){:root{--bg:#1a1b1e;--fg:#e9ecef;--card:#25262b;--line:#373a40;--ok:#69db7c;--bad:#ff8787;--accent:#74c0fc}}
+/* The colours of the code's page (verify/page.ts): the same text contrasts (AA) in both schemes. */
+:root{color-scheme:light dark;--bg:#f4f7f7;--fg:#172026;--card:#fff;--line:#c9d4d8;--ok:#13502b;--bad:#7f1d1d;--accent:#0f665f}
+@media (prefers-color-scheme:dark){:root{--bg:#0f1518;--fg:#e7edf0;--card:#172127;--line:#34434c;--ok:#8ff0b0;--bad:#fcaaaa;--accent:#5eead4}}
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
-main{max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;margin:0 0 .75rem}h2{font-size:1.2rem}
-.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:1rem 0;overflow-wrap:anywhere}
+main{max-width:40rem;margin:0 auto;padding:1.5rem 1rem}h1{font-size:1.5rem;margin:0 0 .75rem}h2{font-size:1.2rem;margin:0 0 .75rem}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem;margin:1rem 0;overflow-wrap:break-word;hyphens:auto}
 label{display:block;font-weight:600;margin-bottom:.5rem}input[type=file]{max-width:100%;margin-bottom:1rem;color:inherit}
 button{font:inherit;padding:.5rem 1.25rem;border-radius:6px;border:0;background:var(--accent);color:var(--bg);cursor:pointer}
 button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 a{color:var(--accent)}.ok{color:var(--ok)}.bad{color:var(--bad)}
 dl{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0}
+@media (max-width:30rem){dl{grid-template-columns:minmax(0,1fr)}dd{margin-bottom:.5rem}}
 `;
 
 /** The verification page /v/credential: the form, or the result of an upload, in the reader's language. */

@@ -96,6 +96,45 @@ export async function credentialCertificates(db: Db, actor: Actor, userId: numbe
   return rows.map((r) => r.id);
 }
 
+/**
+ * A certificate with its holder, facility, training and topic, for its owner and the staff
+ * allowed to see that user: one not to be seen is answered like a missing one (404/1011). Its
+ * PDF (certificates/service.ts) and its credential print from it. It lives here, not in
+ * certificates/, because certificates/ uses this folder (revocation sets the status bit).
+ */
+export async function viewCertificate(db: Db, actor: Actor, id: number) {
+  const [row] = await db
+    .select({
+      id: certificates.id,
+      userId: certificates.userId,
+      acquiredAt: certificates.acquiredAt,
+      expiresAt: certificates.expiresAt,
+      revokedAt: certificates.revokedAt,
+      points: certificates.points,
+      code: certificates.verificationCode,
+      login: users.login,
+      name: users.name,
+      surname: users.surname,
+      facilityId: users.facilityId,
+      facility: facilities.name,
+      trainingId: trainings.id,
+      training: trainings.name,
+      description: trainings.description,
+      passive: trainings.passive,
+      legalBasis: trainings.legalBasis,
+      topic: topics.name,
+    })
+    .from(certificates)
+    .innerJoin(users, eq(users.id, certificates.userId))
+    .leftJoin(facilities, eq(facilities.id, users.facilityId))
+    .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .where(eq(certificates.id, id));
+  if (!row) throw notFound("certificate.view");
+  assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
+  return row;
+}
+
 function suite(issuer?: Issuer) {
   return issuer
     ? new DataIntegrityProof({ signer: issuer.keyPair.signer(), cryptosuite: eddsaRdfc2022 })
@@ -163,29 +202,7 @@ export async function certificateCredential(
   certificateId: number,
 ): Promise<{ document: string; filename: string }> {
   const { db, issuer } = deps;
-  const [cert] = await db
-    .select({
-      id: certificates.id,
-      userId: certificates.userId,
-      login: users.login,
-      facilityId: users.facilityId,
-      facility: facilities.name,
-      acquiredAt: certificates.acquiredAt,
-      expiresAt: certificates.expiresAt,
-      revokedAt: certificates.revokedAt,
-      trainingId: trainings.id,
-      training: trainings.name,
-      description: trainings.description,
-      topic: topics.name,
-    })
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(eq(certificates.id, certificateId));
-  if (!cert) throw notFound("certificate.view");
-  assertMay(actor, "certificate.view", { id: cert.userId, facilityId: cert.facilityId });
+  const cert = await viewCertificate(db, actor, certificateId);
   const filename = `Open-Badge-${cert.training.replace(/[^\p{L}\p{N}-]+/gu, "-").slice(0, 60)}-${cert.id}.json`;
   const stored = async (tx: Db | Tx) =>
     (

@@ -78,6 +78,18 @@ const ENTRIES: AuditEntry[] = [
       after: { status: "published" },
     },
   },
+  {
+    ...base,
+    id: 8,
+    kind: "certificate.revoked",
+    // The note is personal: GET /audit gives it beside the data (audit/service.ts).
+    data: {
+      certificate: 40,
+      training: 11,
+      reason: "obtained_improperly",
+      personal: { note: "Teilnahme nur angegeben" },
+    },
+  },
 ];
 
 const details = () => screen.getAllByTestId("audit-entry").map((e) => e.textContent ?? "");
@@ -95,13 +107,23 @@ describe("the details of an entry", () => {
       );
       // Each detail line: no raw key as its label, no raw value after a label, a comma or an arrow.
       const lines = screen.getAllByRole("listitem").map((li) => li.textContent ?? "");
-      const raw = ["employee", "supervisor", "delete", "attendance", "self", "partial", "draft", "published"];
+      const raw = [
+        "employee",
+        "supervisor",
+        "delete",
+        "attendance",
+        "self",
+        "partial",
+        "draft",
+        "published",
+        "obtained_improperly",
+      ];
       for (const line of lines) {
         for (const key of AUDIT_DATA_KEYS) expect(line).not.toMatch(new RegExp(`^${key}:`));
         for (const value of raw) expect(line).not.toMatch(new RegExp(`(: |, |→ )${value}\\b`));
       }
       const t = i18n.getFixedT(lang);
-      const [user, archived, imported, certificate, erasure, matrix, content] = details();
+      const [user, archived, imported, certificate, erasure, matrix, content, revoked] = details();
       expect(user).toContain(t("audit.change", { field: t("audit.field.surname"), before: "Test", after: "Test Neu" }));
       expect(user).toContain(
         t("audit.change", {
@@ -142,6 +164,9 @@ describe("the details of an entry", () => {
           after: t("audit.value.status.published"),
         }),
       );
+      // A revocation: its reason in the dialog's words, and the note staff wrote.
+      expect(revoked).toContain(`${t("audit.field.reason")}: ${t("revoke.reasons.obtained_improperly")}`);
+      expect(revoked).toContain(`${t("revocationDetails.note")}: Teilnahme nur angegeben`);
     });
   }
 });

@@ -31,6 +31,8 @@ export function detailLines(entry: AuditEntry, t: TFunction, zone: string): stri
       if (key === "roles") return t(`roles.${v}`, v);
       if (key === "fields") return field(v);
       if (key === "lang") return t(`wiki.languages.${v}`, v);
+      // A revocation's reason in the words its dialog offers (revoke.reasons).
+      if (key === "reason" && entry.kind === "certificate.revoked") return t(`revoke.reasons.${v}`, v);
       if (WORD_KEYS.has(key)) return t(`audit.value.${key}.${v}`, v);
       if (INSTANT.test(v)) return `${formatDate(v, zone)} ${formatTime(v, zone)}`;
       if (DAY.test(v)) return v.split("-").reverse().join(".");
@@ -64,6 +66,10 @@ export function detailLines(entry: AuditEntry, t: TFunction, zone: string): stri
     // The entry's own facility stands above the details already.
     if (key === "facility" && v === entry.facility?.id) continue;
     lines.push(`${field(key)}: ${value(key, v)}`);
+  }
+  // Free text staff wrote beside a change (a revocation's note), shown as written, last.
+  if (isRecord(personal) && typeof personal.note === "string" && personal.note !== "") {
+    lines.push(`${t("revocationDetails.note")}: ${personal.note}`);
   }
   return lines;
 }
