@@ -369,7 +369,9 @@ describe("a backup while the server writes", () => {
   });
 });
 
-describe("npm run backup and npm run restore", () => {
+// Three processes of the real command (each loads the server through tsx): on a busy two-core
+// machine that takes longer than the default 30 s, as the seeding kill test in bootstrap.test.ts.
+describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
   const { DATABASE_URL: _, ...withoutDatabaseUrl } = process.env;
   const cli = (args: string[], installation: { dataDir: string; databaseUrl?: string | undefined }) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
