@@ -169,8 +169,7 @@ export async function certificatePdf(
   const row = await viewCertificate(db, actor, id);
   const partner = await partnerPdf(db, { certificateId: id });
   if (partner) return { pdf: partner.pdf, filename: partner.filename };
-  // A revoked certificate stays downloadable for the record, stamped REVOKED with the day.
-  const pdf = await renderCertificate({ ...certificateData(row, look), revokedAt: row.revokedAt });
+  const pdf = await renderCertificate(certificateData(row, look));
   return {
     pdf,
     filename: `Zertifikat-${fileNamePart(row.training)}-${fileNamePart(`${row.name}-${row.surname}`)}.pdf`,
@@ -196,6 +195,9 @@ export function certificateData(row: IssuedCertificate, look: CertificateLook): 
     passive: row.passive,
     legalBasis: look.legalBasis ? row.legalBasis : null,
     zone: look.zone,
+    // A revoked certificate stays downloadable for the record, stamped REVOKED with the day:
+    // wherever its PDF is made (the download, the person's data export).
+    revokedAt: row.revokedAt ?? null,
   };
 }
 

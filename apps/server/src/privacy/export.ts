@@ -51,6 +51,7 @@ async function certificateFiles(db: Db, person: PersonKeys, look: CertificateLoo
       id: certificates.id,
       acquiredAt: certificates.acquiredAt,
       expiresAt: certificates.expiresAt,
+      revokedAt: certificates.revokedAt,
       points: certificates.points,
       code: certificates.verificationCode,
       facility: facilities.name,
