@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 // E2E_PORT moves both servers, so two runs (e.g. two working copies) do not collide.
@@ -35,10 +36,19 @@ const DISABLED_FEATURES = [
   "WebUIOmniboxFullPopup",
 ];
 
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell, the same Chromium without the
+ * browser's window layer; what Playwright itself runs for headless tests) when it is installed,
+ * else Chromium. Measured here on the same 29 tests: a fifth less CPU and wall time than
+ * Chromium's own headless mode, every test passing either way.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const executablePath = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
+
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath,
     args: [
       "--no-sandbox",
       "--disable-gpu",
