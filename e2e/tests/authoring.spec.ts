@@ -51,12 +51,15 @@ test("an administrator writes a questionnaire with an image, previews and publis
   await expect(page.getByRole("heading", { name: exactly("de", "authoring.title") })).toBeVisible();
   await expectAccessible(page, "authoring list");
   const row = page.getByTestId("authoring-training").filter({ hasText: TRAINING });
-  await alsoInEnglish(page, "authoring list", async (t) => {
-    await expect(page.getByRole("heading", { name: t("authoring.title"), exact: true })).toBeVisible();
-    await expect(row.getByRole("button", { name: t("authoring.newQuestionnaire"), exact: true })).toBeVisible();
-  });
-  await row.getByRole("button", { name: exactly("de", "authoring.newQuestionnaire") }).click();
+  await expect(row.getByRole("button", { name: exactly("de", "authoring.newQuestionnaire") })).toBeVisible();
+  // The new questionnaire's dialog is opened in English; the German run goes on in it.
   const dialog = page.getByRole("dialog");
+  await alsoInEnglish(page, "authoring list and the new questionnaire's dialog", async (t) => {
+    await expect(page.getByRole("heading", { name: t("authoring.title"), exact: true })).toBeVisible();
+    await row.getByRole("button", { name: t("authoring.newQuestionnaire"), exact: true }).click();
+    await expect(dialog.getByLabel(t("authoring.name"))).toBeVisible();
+    await expect(dialog.getByRole("button", { name: t("authoring.create"), exact: true })).toBeVisible();
+  });
   await dialog.getByLabel(text("de", "authoring.name")).fill(name);
   await dialog.getByRole("button", { name: exactly("de", "authoring.create") }).click();
   await expect(page).toHaveURL(/\/authoring\/questionnaire\/\d+$/);
@@ -79,6 +82,7 @@ test("an administrator writes a questionnaire with an image, previews and publis
   await expectAccessible(page, "question form");
   // In English: the form's labels, and the rule's message when the text is taken out again.
   await alsoInEnglish(page, "question form", async (t) => {
+    await expect(page.getByTestId("status")).toHaveText(t("authoring.status.draft"));
     await expect(form.getByRole("textbox", { name: t("authoring.answerN", { n: 2 }), exact: true })).toHaveValue(
       "Im Keller",
     );
@@ -88,6 +92,7 @@ test("an administrator writes a questionnaire with an image, previews and publis
     await expect(form.getByText(t("authoring.problems.textRequired"))).toBeVisible();
     await questionText("en").fill(question);
     await expect(form.getByText(t("authoring.problems.textRequired"))).toHaveCount(0);
+    await expect(form.getByRole("button", { name: t("authoring.saveQuestion"), exact: true })).toBeVisible();
   });
   await form.getByRole("button", { name: exactly("de", "authoring.saveQuestion") }).click();
   await expect(page.getByTestId("question-item")).toHaveCount(1);
@@ -130,6 +135,7 @@ test("an administrator writes a questionnaire with an image, previews and publis
     const mark = shown.getByTestId("feedback-answer").filter({ hasText: "Am Empfang" });
     await expect(mark).toContainText(t("quiz.mark.chosenRight"));
     await zoomImage(shown, "en");
+    await expect(shown.getByRole("button", { name: t("quiz.finish"), exact: true })).toBeVisible();
   });
   // Taller than the screen, the explanation scrolls under the action bar, which stays at the
   // bottom of the dialog (a bar fixed to the screen would scroll with the dialog's content).
@@ -289,6 +295,7 @@ test("a content manager follows a help request to a common question and fixes it
     );
     await expect(form.getByText(t("authoring.media.video"))).toBeVisible();
     await expect(form.getByRole("button", { name: t("authoring.saveQuestion"), exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: t("authoring.import.button"), exact: true })).toBeVisible();
   });
   await form.getByRole("button", { name: exactly("de", "authoring.saveQuestion") }).click();
   await expect(page.getByText(text("de", "authoring.savedVersion"))).toBeVisible();

@@ -131,6 +131,7 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
     await expect(recorded.getByRole("checkbox", { name: employeeName })).toBeChecked();
     await recorded.getByRole("button", { name: t("calendar.saveAttendance"), exact: true }).click();
     await expect(page.getByText(t("calendar.attendanceSaved", { count: 0 }))).toBeVisible();
+    await expect(shown.getByRole("button", { name: t("common.cancel"), exact: true })).toBeVisible();
   });
   await again.getByRole("button", { name: exactly("de", "common.cancel") }).click();
 

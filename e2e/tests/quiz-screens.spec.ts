@@ -589,6 +589,7 @@ test("every quiz screen passes axe without sideways scrolling, in German and Eng
         english: async (t) => {
           await expect(page.getByTestId("verdict")).toHaveText(t("quiz.wrong"));
           await expect(page.getByText(t("quiz.mark.chosenWrong")).first()).toBeVisible();
+          await expect(button(t, "quiz.nextQuestion")).toBeVisible();
           // The help dialog, opened and closed in English too.
           await button(t, "quiz.help.button").click();
           const help = page.getByRole("dialog", { name: t("quiz.help.title"), exact: true });
