@@ -2,11 +2,11 @@ import fs from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { parse } from "yaml";
 import {
+  alsoInEnglish,
   createTeam,
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
-  onPhone,
   openAs,
   runTimers,
   setLanguage,
@@ -20,7 +20,9 @@ import {
 /**
  * The quiz screens of issue 13: focus, the phone quiz, read-aloud, the locked questionnaire and
  * the result screen. The demo training 'Brandschutz im Pflegeheim' has two questionnaires of six
- * questions (single and multiple choice, two with an explanation image).
+ * questions (single and multiple choice, two with an explanation image). The locked questionnaire
+ * and the walk over every quiz screen run once, in German at phone size, with axe on each screen;
+ * each screen is shown in English (dark theme, 360 px) in place by alsoInEnglish.
  */
 const TOPIC = "Brandschutz";
 const TRAINING = "Brandschutz im Pflegeheim";
@@ -90,6 +92,9 @@ async function skipPopup(page: Page): Promise<void> {
   await expect(page.getByTestId("explanation")).toBeVisible();
 }
 
+/** A language's texts by key (helpers.text, or alsoInEnglish's). */
+type Texts = (key: string, values?: Record<string, string | number>) => string;
+
 const rightOnes = (q: YamlQuestion) => q.answers.filter((a) => a.correct);
 const oneWrong = (q: YamlQuestion) => q.answers.filter((a) => !a.correct).slice(0, 1);
 
@@ -105,28 +110,35 @@ async function learner(page: Page, lang: string, theme?: string): Promise<{ empl
 
 /* ---------- Defects found in use ---------- */
 
-for (const lang of ["de", "en"]) {
-  test(`a locked questionnaire opened by its address says it is locked and leads to the one to do first (${lang})${onPhone(lang)}`, async ({
-    page,
-  }) => {
-    const { where } = await learner(page, lang);
-    await page.goto(where.quizzes[1] ?? "");
-    const first = text(lang, "questionnaires.name", { name: "1" });
-    await expect(page.getByRole("heading", { name: exactly(lang, "quiz.locked.title") })).toBeVisible();
-    await expect(page.getByText(text(lang, "quiz.locked.text", { name: first }))).toBeVisible();
+test("a locked questionnaire opened by its address says it is locked and leads to the one to do first @phone", async ({
+  page,
+}) => {
+  const { where } = await learner(page, "de");
+  await page.goto(where.quizzes[1] ?? "");
+  /** What the screen says, and does not say, in `t`'s language. */
+  const expectLocked = async (t: Texts) => {
+    const first = t("questionnaires.name", { name: "1" });
+    await expect(page.getByRole("heading", { name: t("quiz.locked.title"), exact: true })).toBeVisible();
+    await expect(page.getByText(t("quiz.locked.text", { name: first }))).toBeVisible();
     // Neither 'finished, 0 of 0' nor the permission toast of the refused question request.
-    await expect(page.getByText(text(lang, "quiz.done"))).toHaveCount(0);
-    await expect(page.getByText(text(lang, "quiz.progress", { count: 0, total: 0 }))).toHaveCount(0);
+    await expect(page.getByText(t("quiz.done"))).toHaveCount(0);
+    await expect(page.getByText(t("quiz.progress", { count: 0, total: 0 }))).toHaveCount(0);
     await expect(page.locator(".mantine-Notification-root")).toHaveCount(0);
-    await expect(page.getByText(text(lang, "quiz.independence.confirm"))).toHaveCount(0);
-    await expectNoSidewaysScroll(page, "the locked questionnaire");
-    const go = page.getByRole("link", { name: exactly(lang, "quiz.locked.toFirst", { name: first }) });
-    await expect(go).toBeFocused();
-    await go.click();
-    await expect(page).toHaveURL(new RegExp(`${where.quizzes[0]}$`));
-    await expect(page.getByText(text(lang, "quiz.independence.confirm"))).toBeVisible();
-  });
-}
+    await expect(page.getByText(t("quiz.independence.confirm"))).toHaveCount(0);
+    await expect(
+      page.getByRole("link", { name: t("quiz.locked.toFirst", { name: first }), exact: true }),
+    ).toBeVisible();
+  };
+  await expectLocked((key, values) => text("de", key, values));
+  await expectNoSidewaysScroll(page, "the locked questionnaire");
+  const first = text("de", "questionnaires.name", { name: "1" });
+  const go = page.getByRole("link", { name: exactly("de", "quiz.locked.toFirst", { name: first }) });
+  await expect(go).toBeFocused();
+  await alsoInEnglish(page, "the locked questionnaire", expectLocked);
+  await go.click();
+  await expect(page).toHaveURL(new RegExp(`${where.quizzes[0]}$`));
+  await expect(page.getByText(text("de", "quiz.independence.confirm"))).toBeVisible();
+});
 
 test("multiple-choice feedback tells the learner's own choices from the right answers missed, in text @phone", async ({
   page,
@@ -421,7 +433,7 @@ test("without speech synthesis in the browser there is no read-aloud button", as
   await expect(page.getByRole("button", { name: exactly("de", "quiz.readAloud.start") })).toHaveCount(0);
 });
 
-/* ---------- Accessibility of every quiz screen, de and en, at 360 px ---------- */
+/* ---------- Accessibility of every quiz screen, axe in German, German and English at 360 px ---------- */
 
 /**
  * WCAG 1.4.11 (which axe does not check): the boundary of an unselected answer's radio or
@@ -489,98 +501,150 @@ async function accessibleWhileStopped(page: Page, where: string): Promise<void> 
 }
 
 /**
- * axe once per screen state (in the German pass, default theme: the English pass shows the same
- * states, in the dark theme), the further check of the theme's colours, and no sideways
- * scrolling at 360 px in both.
+ * One screen state: axe (in German, in the learner's theme), `each` (a further check of the
+ * theme's colours) and no sideways scrolling at 360 px; then the same state in English in the
+ * dark theme (alsoInEnglish): `english` (the texts it shows), `each` again, and 360 px.
  */
 async function checkScreen(
   page: Page,
   where: string,
-  lang: string,
-  options: { stopClock?: boolean; each?: (theme: string) => Promise<void> } = {},
+  options: { stopClock?: boolean; each?: (theme: string) => Promise<void>; english?: (t: Texts) => Promise<void> } = {},
 ): Promise<void> {
   const axe = options.stopClock ? accessibleWhileStopped : expectAccessible;
-  if (lang === "de") await axe(page, where);
-  await options.each?.(lang === "de" ? THEMES[0] : "dark");
+  await axe(page, `${where} (${THEMES[0]})`);
+  await options.each?.(THEMES[0]);
   await expectNoSidewaysScroll(page, where);
+  await alsoInEnglish(
+    page,
+    where,
+    async (t) => {
+      await options.english?.(t);
+      await options.each?.("dark");
+    },
+    THEMES[0],
+  );
   if (options.stopClock) await expect(page.getByTestId("feedback-popup"), `${where} was checked`).toBeVisible();
 }
 
 /**
- * Every quiz screen: axe in German (default theme), and at 360 px in German and in English (dark
- * theme); the four themes' colours are checked over every component variant (themes.spec.ts).
+ * Every quiz screen, once: axe in German (default theme), and at 360 px in German and in English
+ * (dark theme, switched in place); the four themes' colours are checked over every component
+ * variant (themes.spec.ts).
  */
-for (const lang of ["de", "en"]) {
-  test(`every quiz screen passes axe without sideways scrolling (${lang})`, async ({ page }) => {
-    // A whole questionnaire with axe on every screen: three times the usual time.
-    test.slow();
-    const { where } = await learner(page, lang, lang === "de" ? THEMES[0] : "dark");
-    const theme = lang === "de" ? THEMES[0] : "dark";
-    await page.goto(where.quizzes[1] ?? "");
-    await expect(page.getByTestId("quiz-locked")).toBeVisible();
-    await checkScreen(page, `the locked questionnaire (${theme}, ${lang})`, lang);
-
-    await page.goto(where.quizzes[0] ?? "");
-    await expect(page.getByText(text(lang, "quiz.independence.confirm"))).toBeVisible();
-    await checkScreen(page, `the independence confirmation (${theme}, ${lang})`, lang);
-    await startQuiz(page, lang);
-    // The first answer wrong, with its marks; the rest right up to the result screen.
-    let wrong = true;
-    for (let step = 0; step < 12; step++) {
-      if (step === 0) {
-        await checkScreen(page, `a question (${theme}, ${lang})`, lang, {
-          each: (t) => expectIndicatorContrast(page, `a question (${t}, ${lang})`),
-        });
-      }
-      if (step === 0) {
-        // The clock stops before the answer is sent, so the pop-up's timer waits for the check
-        // (3 s ahead of the page's own time: a jump never into its past; nothing is due meanwhile).
-        const pageNow = await page.evaluate(() => Date.now());
-        await page.clock.pauseAt(new Date(pageNow + 3_000));
-      }
-      await answer(page, lang, wrong ? oneWrong : rightOnes);
-      if (step === 0) {
-        await checkScreen(page, `the pop-up (${theme}, ${lang})`, lang, { stopClock: true });
-        await page.clock.resume();
-      }
-      await skipPopup(page);
-      if (step === 0) {
-        await checkScreen(page, `the verdict and explanation (${theme}, ${lang})`, lang);
-        await page.getByRole("button", { name: exactly(lang, "quiz.help.button") }).click();
-        const help = page.getByRole("dialog", { name: exactly(lang, "quiz.help.title") });
-        await expect(help).toBeVisible();
-        if (lang === "de") await expectAccessible(page, `the help dialog (${theme}, ${lang})`);
-        await page.keyboard.press("Escape");
-        await expect(help).toBeHidden();
-        // The pointer leaves the help button, whose tooltip it would otherwise keep open.
-        await page.mouse.move(0, 0);
-        await expect(page.getByRole("tooltip")).toHaveCount(0);
-      }
-      if ((await page.getByTestId("explanation-image").count()) > 0) {
-        await page.getByTestId("explanation-image").click();
-        await expect(page.getByTestId("zoomed-image")).toBeVisible();
-        await checkScreen(page, `the full-screen image (${theme}, ${lang})`, lang);
-        await page.keyboard.press("Escape");
-        await expect(page.getByTestId("zoomed-image")).toBeHidden();
-      }
-      wrong = false;
-      const finish = page.getByRole("button", { name: exactly(lang, "quiz.finish") });
-      if (await finish.isVisible()) {
-        await finish.click();
-        const result = page.getByTestId("quiz-result");
-        await expect(result).toBeVisible();
-        await checkScreen(page, `the result (${theme}, ${lang})`, lang);
-        const nextRound = result.getByRole("button", { name: exactly(lang, "quiz.result.nextRound") });
-        if (await nextRound.isVisible()) {
-          await nextRound.click();
-          await expect(page.getByTestId("question-text")).toBeVisible();
-          continue;
-        }
-        return;
-      }
-      await page.getByRole("button", { name: exactly(lang, "quiz.nextQuestion") }).click();
-      await expect(page.getByTestId("question-text")).toBeVisible();
-    }
-    throw new Error("the questionnaire did not finish");
+test("every quiz screen passes axe without sideways scrolling, in German and English @phone", async ({ page }) => {
+  // A whole questionnaire with axe on every screen: three times the usual time.
+  test.slow();
+  const { where } = await learner(page, "de", THEMES[0]);
+  const button = (t: Texts, key: string) => page.getByRole("button", { name: t(key), exact: true });
+  await page.goto(where.quizzes[1] ?? "");
+  await expect(page.getByTestId("quiz-locked")).toBeVisible();
+  await checkScreen(page, "the locked questionnaire", {
+    english: async (t) => {
+      await expect(page.getByRole("heading", { name: t("quiz.locked.title"), exact: true })).toBeVisible();
+    },
   });
-}
+
+  await page.goto(where.quizzes[0] ?? "");
+  await expect(page.getByText(text("de", "quiz.independence.confirm"))).toBeVisible();
+  await checkScreen(page, "the independence confirmation", {
+    english: async (t) => {
+      await expect(page.getByText(t("quiz.independence.confirm"))).toBeVisible();
+      await expect(button(t, "quiz.goToQuestion")).toBeVisible();
+    },
+  });
+  await startQuiz(page, "de");
+  // The first answer wrong, with its marks; the rest right up to the result screen.
+  let wrong = true;
+  for (let step = 0; step < 12; step++) {
+    if (step === 0) {
+      await checkScreen(page, "a question", {
+        each: (theme) => expectIndicatorContrast(page, `a question (${theme})`),
+        english: async (t) => {
+          await expect(button(t, "quiz.continue")).toBeVisible();
+        },
+      });
+      // The clock stops before the answer is sent, so the pop-up's timer waits for the check
+      // (3 s ahead of the page's own time: a jump never into its past; nothing is due meanwhile).
+      const pageNow = await page.evaluate(() => Date.now());
+      await page.clock.pauseAt(new Date(pageNow + 3_000));
+    }
+    await answer(page, "de", wrong ? oneWrong : rightOnes);
+    if (step === 0) {
+      await checkScreen(page, "the pop-up", {
+        stopClock: true,
+        english: async (t) => {
+          // The pop-up's picture, or its words when the installation has no picture.
+          const popup = page.getByTestId("feedback-popup");
+          const verdict = popup
+            .getByRole("img", { name: t("quiz.wrong"), exact: true })
+            .or(popup.getByText(t("quiz.wrong"), { exact: true }));
+          await expect(verdict).toBeVisible();
+        },
+      });
+      await page.clock.resume();
+    }
+    await skipPopup(page);
+    if (step === 0) {
+      await checkScreen(page, "the verdict and explanation", {
+        english: async (t) => {
+          await expect(page.getByTestId("verdict")).toHaveText(t("quiz.wrong"));
+          await expect(page.getByText(t("quiz.mark.chosenWrong")).first()).toBeVisible();
+          await expect(button(t, "quiz.nextQuestion")).toBeVisible();
+          // The help dialog, opened and closed in English too.
+          await button(t, "quiz.help.button").click();
+          const help = page.getByRole("dialog", { name: t("quiz.help.title"), exact: true });
+          await expect(help.getByRole("button", { name: t("quiz.help.send"), exact: true })).toBeVisible();
+          await page.keyboard.press("Escape");
+          await expect(help).toBeHidden();
+          await page.mouse.move(0, 0);
+          await expect(page.getByRole("tooltip")).toHaveCount(0);
+        },
+      });
+      await page.getByRole("button", { name: exactly("de", "quiz.help.button") }).click();
+      const help = page.getByRole("dialog", { name: exactly("de", "quiz.help.title") });
+      await expect(help).toBeVisible();
+      await expectAccessible(page, `the help dialog (${THEMES[0]})`);
+      await page.keyboard.press("Escape");
+      await expect(help).toBeHidden();
+      // The pointer leaves the help button, whose tooltip it would otherwise keep open.
+      await page.mouse.move(0, 0);
+      await expect(page.getByRole("tooltip")).toHaveCount(0);
+    }
+    if ((await page.getByTestId("explanation-image").count()) > 0) {
+      await page.getByTestId("explanation-image").click();
+      await expect(page.getByTestId("zoomed-image")).toBeVisible();
+      await checkScreen(page, "the full-screen image", {
+        english: async (t) => {
+          await expect(page.getByRole("dialog", { name: t("quiz.image.title"), exact: true })).toBeVisible();
+        },
+      });
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("zoomed-image")).toBeHidden();
+    }
+    wrong = false;
+    const finish = page.getByRole("button", { name: exactly("de", "quiz.finish") });
+    if (await finish.isVisible()) {
+      await finish.click();
+      const result = page.getByTestId("quiz-result");
+      await expect(result).toBeVisible();
+      const nextRound = result.getByRole("button", { name: exactly("de", "quiz.result.nextRound") });
+      const again = await nextRound.isVisible();
+      await checkScreen(page, `the result${again ? ", a round to go" : ""}`, {
+        english: async (t) => {
+          const title = t(again ? "quiz.result.failure" : "quiz.result.success");
+          await expect(result.getByRole("heading", { name: title, exact: true })).toBeVisible();
+          if (again) await expect(button(t, "quiz.result.nextRound")).toBeVisible();
+        },
+      });
+      if (again) {
+        await nextRound.click();
+        await expect(page.getByTestId("question-text")).toBeVisible();
+        continue;
+      }
+      return;
+    }
+    await page.getByRole("button", { name: exactly("de", "quiz.nextQuestion") }).click();
+    await expect(page.getByTestId("question-text")).toBeVisible();
+  }
+  throw new Error("the questionnaire did not finish");
+});

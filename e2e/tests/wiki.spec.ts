@@ -1,17 +1,25 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import {
+  alsoInEnglish,
   createTeam,
   createUser,
   exactly,
   expectAccessible,
   loginWith,
-  onPhone,
   openAs,
-  setLanguage,
   type TestUser,
   text,
   unique,
 } from "./helpers";
+
+/*
+ * The wiki: a training's page read first and confirmed, the search, a page edited with its history
+ * and diff, a save that meets a newer version, a facility's own page that asks for confirmation,
+ * and axe over the wiki's screens and dialogs. The reading and the facility page run once, in
+ * German at phone size with their axe scans; their screens are shown in English (dark theme,
+ * 360 px) in place by alsoInEnglish: the reader's page there is its English version, confirmed in
+ * English, and the facility page is saved in English (the German save's toast: the editor's tests).
+ */
 
 /** A 4×4 red PNG. */
 const PNG = Buffer.from(
@@ -102,65 +110,73 @@ async function settled(dialog: Locator): Promise<void> {
   await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
 }
 
-for (const lang of ["de", "en"] as const) {
-  test(`an employee reads the wiki page of a training first and confirms it (${lang})${onPhone(lang)}`, async ({
-    page,
-  }) => {
-    const { employee } = await createTeam(page.request, ["employee"]);
-    if (lang !== "de") await setLanguage(page.request, employee, lang);
-    const training = await handHygieneTraining(page.request, employee);
+test("an employee reads the wiki page of a training first and confirms it @phone", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const training = await handHygieneTraining(page.request, employee);
 
-    // Learners never download the editor (it loads only when admin mode opens it).
-    const scripts: string[] = [];
-    page.on("request", (r) => {
-      if (r.resourceType() === "script") scripts.push(r.url());
-    });
+  // Learners never download the editor (it loads only when admin mode opens it).
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(r.url());
+  });
 
-    // The training offers the wiki first (show-read-wiki-first is on in this server).
-    await openAs(page, employee, training, employee.password);
-    await page.getByTestId("questionnaire").first().getByRole("button").last().click();
-    const offer = page.getByRole("dialog", { name: text(lang, "wikiDialog.title") });
-    await expect(offer).toBeVisible();
-    await offer.getByRole("button", { name: exactly(lang, "wikiDialog.toWiki") }).click();
-    await expect(page).toHaveURL(new RegExp(`${HAND_HYGIENE}$`));
+  // The training offers the wiki first (show-read-wiki-first is on in this server).
+  await openAs(page, employee, training, employee.password);
+  await page.getByTestId("questionnaire").first().getByRole("button").last().click();
+  const offer = page.getByRole("dialog", { name: text("de", "wikiDialog.title") });
+  await expect(offer).toBeVisible();
+  await alsoInEnglish(page, "the wiki offer", async (t) => {
+    const shown = page.getByRole("dialog", { name: t("wikiDialog.title") });
+    await expect(shown.getByRole("button", { name: t("wikiDialog.toWiki"), exact: true })).toBeVisible();
+  });
+  await offer.getByRole("button", { name: exactly("de", "wikiDialog.toWiki") }).click();
+  await expect(page).toHaveURL(new RegExp(`${HAND_HYGIENE}$`));
 
-    // The page in the reader's language, its callouts titled, its tables in their own scrolling box.
-    await expect(page.getByTestId("wiki-html")).toBeVisible();
-    const title =
-      lang === "de" ? "Händehygiene" : ((await page.getByRole("heading", { level: 1 }).textContent()) ?? "");
-    await expectPageHeading(page, title);
-    await expect(page.getByTestId("wiki-html").locator('[data-callout="warning"]').first()).toContainText(
-      text(lang, "wiki.callout.warning"),
-    );
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    const box = page.getByTestId("wiki-confirm");
-    await expect(box).toBeVisible();
-    await expectAccessible(page, `wiki page with the read confirmation (${lang})`);
+  // The page in the reader's language, its callouts titled, its tables in their own scrolling box.
+  await expect(page.getByTestId("wiki-html")).toBeVisible();
+  await expectPageHeading(page, "Händehygiene");
+  const warning = page.getByTestId("wiki-html").locator('[data-callout="warning"]').first();
+  await expect(warning).toContainText(text("de", "wiki.callout.warning"));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const box = page.getByTestId("wiki-confirm");
+  await expect(box).toBeVisible();
+  await expect(box.getByRole("button", { name: exactly("de", "wiki.confirm.button") })).toBeVisible();
+  await expectAccessible(page, "wiki page with the read confirmation");
 
-    // Confirming: the confirmed state with its date, and the focus on it.
-    await box.getByRole("button", { name: exactly(lang, "wiki.confirm.button") }).click();
-    const done = page.getByTestId("wiki-confirmed");
+  // In English the page itself is the English one; confirmed there, the confirmed state with its
+  // date, and the focus on it.
+  const done = page.getByTestId("wiki-confirmed");
+  await alsoInEnglish(page, "the confirmed wiki page", async (t) => {
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hand Hygiene");
+    await expect(warning).toContainText(t("wiki.callout.warning"));
+    await box.getByRole("button", { name: t("wiki.confirm.button"), exact: true }).click();
     await expect(done).toBeVisible();
     await expect(done).toBeFocused();
-    await expect(done).toContainText(text(lang, "wiki.confirm.doneTitle"));
+    await expect(done).toContainText(t("wiki.confirm.doneTitle"));
     await expect(page.getByTestId("wiki-confirm")).toHaveCount(0);
-
-    // The tree no longer asks for it; a reload keeps it confirmed.
-    await page.getByRole("link", { name: text(lang, "wiki.title"), exact: true }).click();
-    await expect(page).toHaveURL(/\/wiki$/);
-    const item = page.locator('[data-testid="wiki-page-item"][data-slug="haendehygiene"]');
-    await expect(item).toBeVisible();
-    await expect(item.getByTestId("badge-confirm")).toHaveCount(0);
-    await expect(
-      page.locator('[data-testid="wiki-page-item"][data-slug="hygieneplan"]').getByTestId("badge-confirm"),
-    ).toBeVisible();
-    await expectAccessible(page, `wiki tree (${lang})`);
-    await page.goto(HAND_HYGIENE);
-    await expect(page.getByTestId("wiki-confirmed")).toBeVisible();
-    expect(scripts.some((url) => url.includes("WikiPageScreen"))).toBe(true);
-    expect(scripts.filter((url) => url.includes("WikiEditor"))).toEqual([]);
   });
-}
+  await expectPageHeading(page, "Händehygiene", false);
+  await expect(done).toContainText(text("de", "wiki.confirm.doneTitle"));
+
+  // The tree no longer asks for it; a reload keeps it confirmed.
+  await page.getByRole("link", { name: text("de", "wiki.title"), exact: true }).click();
+  await expect(page).toHaveURL(/\/wiki$/);
+  const item = page.locator('[data-testid="wiki-page-item"][data-slug="haendehygiene"]');
+  await expect(item).toBeVisible();
+  await expect(item.getByTestId("badge-confirm")).toHaveCount(0);
+  const asking = page.locator('[data-testid="wiki-page-item"][data-slug="hygieneplan"]').getByTestId("badge-confirm");
+  await expect(asking).toBeVisible();
+  await expectAccessible(page, "wiki tree");
+  await alsoInEnglish(page, "wiki tree", async (t) => {
+    await expect(page.getByRole("heading", { level: 1, name: t("wiki.title"), exact: true })).toBeVisible();
+    await expect(asking).toContainText(t("wiki.badge.confirm"));
+    await expect(item.getByTestId("badge-confirm")).toHaveCount(0);
+  });
+  await page.goto(HAND_HYGIENE);
+  await expect(page.getByTestId("wiki-confirmed")).toBeVisible();
+  expect(scripts.some((url) => url.includes("WikiPageScreen"))).toBe(true);
+  expect(scripts.filter((url) => url.includes("WikiEditor"))).toEqual([]);
+});
 
 test("the wiki search shows ranked hits with the matched words marked", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
@@ -304,83 +320,108 @@ test("a save that meets a newer version keeps the editor's text and can save ove
   await expect(page.getByTestId("wiki-revision-number")).toHaveText(text("de", "wiki.meta.revision", { number: 3 }));
 });
 
-for (const lang of ["de", "en"] as const) {
-  test(`an administrator writes a facility page that requires confirmation, releases it, sees who confirmed; another facility cannot see it (${lang})`, async ({
-    page,
-  }) => {
-    const team = await createTeam(page.request, ["administrator", "employee"]);
-    const other = await createTeam(page.request, ["employee"]);
-    if (lang !== "de") {
-      await setLanguage(page.request, team.administrator, lang);
-      await setLanguage(page.request, team.employee, lang);
-      await setLanguage(page.request, other.employee, lang);
-    }
-    const title = `Notfallplan ${unique()}`;
+test("an administrator writes a facility page that requires confirmation, releases it, sees who confirmed; another facility cannot see it @phone", async ({
+  page,
+}) => {
+  const team = await createTeam(page.request, ["administrator", "employee"]);
+  const other = await createTeam(page.request, ["employee"]);
+  const title = `Notfallplan ${unique()}`;
 
-    // A new page from the tree: it opens in the editor.
-    await openAs(page, team.administrator, "/wiki", team.administrator.password);
-    await page.getByRole("button", { name: exactly(lang, "wiki.new.page") }).click();
-    const dialog = page.getByRole("dialog", { name: text(lang, "wiki.new.pageTitle") });
-    await expect(dialog.getByText(text(lang, "wiki.scope.facilityOnly"))).toBeVisible();
-    await dialog
+  // A new page from the tree: it opens in the editor. The dialog is opened in English; the German
+  // run goes on in it.
+  await openAs(page, team.administrator, "/wiki", team.administrator.password);
+  await expect(page.getByRole("button", { name: exactly("de", "wiki.new.page") })).toBeVisible();
+  /** The dialog's topic select (a Mantine Select). */
+  const topicSelect = (scope: Locator, lang: string) =>
+    scope
       .getByRole("textbox", { name: text(lang, "wiki.new.topicLabel") })
-      .or(dialog.getByRole("combobox", { name: text(lang, "wiki.new.topicLabel") }))
-      .first()
-      .click();
-    await page.getByRole("option", { name: "Hygiene und Infektionsschutz", exact: true }).click();
-    await dialog.getByRole("textbox", { name: text(lang, "wiki.new.title") }).fill(title);
-    await dialog.getByRole("switch", { name: text(lang, "wiki.editor.requiresConfirmation") }).check();
-    await settled(dialog);
-    await expectAccessible(page, "new wiki page dialog");
-    await dialog.getByRole("button", { name: exactly(lang, "wiki.new.createPage") }).click();
-    await expect(page).toHaveURL(/\/wiki\/hygiene\/notfallplan-[a-z0-9-]+\?/);
-    const pagePath = new URL(page.url()).pathname;
-    const editor = page.getByTestId("wiki-editor");
-    const content = editor.getByRole("textbox", { name: text(lang, "wiki.editor.content") });
-    await content.click();
-    await page.keyboard.type("Im Notfall zuerst die Wohnbereichsleitung anrufen.");
-    await editor.getByRole("button", { name: exactly(lang, "wiki.editor.save") }).click();
-    await expect(page.getByText(text(lang, "success.wikiChanged"))).toBeVisible();
-
-    // Released: the dialog says everyone is asked to confirm.
-    await page.getByRole("button", { name: exactly(lang, "wiki.admin.release", { number: 2 }) }).click();
-    const release = page.getByRole("dialog", { name: text(lang, "wiki.admin.releaseTitle", { number: 2 }) });
-    await expect(release).toContainText(text(lang, "wiki.admin.releaseConfirmAgain"));
-    await release.getByRole("button", { name: exactly(lang, "wiki.admin.releaseConfirm") }).click();
-    await expect(page.getByText(text(lang, "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeVisible();
-    const panel = page.getByTestId("wiki-confirmations");
-    await expect(
-      panel.locator(`[data-testid="wiki-confirmation-row"]`).filter({ hasText: team.employee.surname }),
-    ).toHaveAttribute("data-state", "missing");
-
-    // The employee of the facility confirms it.
-    await openAs(page, team.employee, pagePath, team.employee.password);
-    await expectPageHeading(page, title, false);
-    await page.getByRole("button", { name: exactly(lang, "wiki.confirm.button") }).click();
-    await expect(page.getByTestId("wiki-confirmed")).toBeFocused();
-
-    // The administrator sees who confirmed, in the overview's green.
-    await openAs(page, team.administrator, pagePath, team.administrator.password);
-    const row = page.getByTestId("wiki-confirmation-row").filter({ hasText: team.employee.surname });
-    await expect(row).toHaveAttribute("data-state", "confirmed");
-    await expect(row.locator("[data-colour]")).toHaveAttribute("data-colour", "green");
-    await expect(page.getByTestId("wiki-confirmations-count")).toContainText("1");
-    await expect(page.getByText(text(lang, "wiki.admin.releasedToast", { number: 2 }), { exact: true })).toBeHidden();
-    const exportLink = page
-      .getByTestId("wiki-confirmations")
-      .getByRole("link", { name: text(lang, "wiki.confirmations.export") });
-    await expect(exportLink).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
-    await expectAccessible(page, "wiki page with the confirmations");
-
-    // An employee of another facility: not found.
-    await openAs(page, other.employee, pagePath, other.employee.password);
-    await expect(page.getByRole("heading", { name: text(lang, "notFound.title") })).toBeVisible();
-    const res = await page.request.get(`/api/wiki/page${pagePath.slice("/wiki".length)}`, {
-      headers: await headersOf(page.request, other.employee),
-    });
-    expect(res.status()).toBe(404);
+      .or(scope.getByRole("combobox", { name: text(lang, "wiki.new.topicLabel") }))
+      .first();
+  await alsoInEnglish(page, "the wiki tree and the new page dialog", async (t) => {
+    await page.getByRole("button", { name: t("wiki.new.page"), exact: true }).click();
+    const shown = page.getByRole("dialog", { name: t("wiki.new.pageTitle") });
+    await expect(shown.getByText(t("wiki.scope.facilityOnly"))).toBeVisible();
+    await expect(topicSelect(shown, "en")).toBeVisible();
+    await expect(shown.getByRole("textbox", { name: t("wiki.new.title") })).toBeVisible();
+    await expect(shown.getByRole("switch", { name: t("wiki.editor.requiresConfirmation") })).toBeVisible();
+    await expect(shown.getByRole("button", { name: t("wiki.new.createPage"), exact: true })).toBeDisabled();
   });
-}
+  const dialog = page.getByRole("dialog", { name: text("de", "wiki.new.pageTitle") });
+  await expect(dialog.getByText(text("de", "wiki.scope.facilityOnly"))).toBeVisible();
+  await topicSelect(dialog, "de").click();
+  await page.getByRole("option", { name: "Hygiene und Infektionsschutz", exact: true }).click();
+  await dialog.getByRole("textbox", { name: text("de", "wiki.new.title") }).fill(title);
+  await dialog.getByRole("switch", { name: text("de", "wiki.editor.requiresConfirmation") }).check();
+  await settled(dialog);
+  await expectAccessible(page, "new wiki page dialog");
+  await dialog.getByRole("button", { name: exactly("de", "wiki.new.createPage") }).click();
+  await expect(page).toHaveURL(/\/wiki\/hygiene\/notfallplan-[a-z0-9-]+\?/);
+  const pagePath = new URL(page.url()).pathname;
+  const editor = page.getByTestId("wiki-editor");
+  const content = editor.getByRole("textbox", { name: text("de", "wiki.editor.content") });
+  await content.click();
+  await page.keyboard.type("Im Notfall zuerst die Wohnbereichsleitung anrufen.");
+  // Saved in English (the German toast: the editor's own tests above).
+  await alsoInEnglish(page, "the saved page", async (t) => {
+    await expect(editor.getByRole("textbox", { name: t("wiki.editor.content") })).toContainText(
+      "Im Notfall zuerst die Wohnbereichsleitung anrufen.",
+    );
+    await editor.getByRole("button", { name: t("wiki.editor.save"), exact: true }).click();
+    await expect(page.getByText(t("success.wikiChanged"))).toBeVisible();
+    await expect(page.getByRole("button", { name: t("wiki.admin.release", { number: 2 }), exact: true })).toBeVisible();
+  });
+
+  // Released: the dialog says everyone is asked to confirm.
+  await page.getByRole("button", { name: exactly("de", "wiki.admin.release", { number: 2 }) }).click();
+  const release = page.getByRole("dialog", { name: text("de", "wiki.admin.releaseTitle", { number: 2 }) });
+  await expect(release).toContainText(text("de", "wiki.admin.releaseConfirmAgain"));
+  await settled(release);
+  await alsoInEnglish(page, "the release dialog", async (t) => {
+    const shown = page.getByRole("dialog", { name: t("wiki.admin.releaseTitle", { number: 2 }) });
+    await expect(shown).toContainText(t("wiki.admin.releaseConfirmAgain"));
+    await expect(shown.getByRole("button", { name: t("wiki.admin.releaseConfirm"), exact: true })).toBeVisible();
+  });
+  await release.getByRole("button", { name: exactly("de", "wiki.admin.releaseConfirm") }).click();
+  const released = page.getByText(text("de", "wiki.admin.releasedToast", { number: 2 }), { exact: true });
+  await expect(released).toBeVisible();
+  const panel = page.getByTestId("wiki-confirmations");
+  await expect(
+    panel.locator(`[data-testid="wiki-confirmation-row"]`).filter({ hasText: team.employee.surname }),
+  ).toHaveAttribute("data-state", "missing");
+
+  // The employee of the facility confirms it.
+  await openAs(page, team.employee, pagePath, team.employee.password);
+  await expectPageHeading(page, title, false);
+  await page.getByRole("button", { name: exactly("de", "wiki.confirm.button") }).click();
+  await expect(page.getByTestId("wiki-confirmed")).toBeFocused();
+
+  // The administrator sees who confirmed, in the overview's green.
+  await openAs(page, team.administrator, pagePath, team.administrator.password);
+  const row = page.getByTestId("wiki-confirmation-row").filter({ hasText: team.employee.surname });
+  await expect(row).toHaveAttribute("data-state", "confirmed");
+  await expect(row.locator("[data-colour]")).toHaveAttribute("data-colour", "green");
+  await expect(page.getByTestId("wiki-confirmations-count")).toContainText("1");
+  await expect(released).toBeHidden();
+  const exportLink = (lang: string) =>
+    page.getByTestId("wiki-confirmations").getByRole("link", { name: text(lang, "wiki.confirmations.export") });
+  await expect(exportLink("de")).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
+  await expectAccessible(page, "wiki page with the confirmations");
+  await alsoInEnglish(page, "wiki page with the confirmations", async () => {
+    await expect(exportLink("en")).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
+    await expect(row).toHaveAttribute("data-state", "confirmed");
+  });
+
+  // An employee of another facility: not found.
+  await openAs(page, other.employee, pagePath, other.employee.password);
+  await expect(page.getByRole("heading", { name: text("de", "notFound.title") })).toBeVisible();
+  await alsoInEnglish(page, "not found", async (t) => {
+    await expect(page.getByRole("heading", { name: t("notFound.title") })).toBeVisible();
+  });
+  const res = await page.request.get(`/api/wiki/page${pagePath.slice("/wiki".length)}`, {
+    headers: await headersOf(page.request, other.employee),
+  });
+  expect(res.status()).toBe(404);
+});
 
 test("the wiki screens and dialogs pass axe", async ({ page }) => {
   const team = await createTeam(page.request, ["administrator", "employee"]);
