@@ -77,7 +77,8 @@ export default defineConfig({
   use: { trace: "off", screenshot: "only-on-failure", actionTimeout: 10_000 },
   projects: [
     {
-      // Tests tagged @phone run at phone size only, unless also tagged @desktop (helpers.onPhone).
+      // Tests tagged @phone run at phone size only, unless also tagged @desktop. A flow runs once,
+      // in German at phone size, and shows its screens in English in place (helpers.alsoInEnglish).
       name: "desktop",
       grep: /^(?:(?!@phone).)*$|@desktop/,
       testIgnore: OWN_SERVER,

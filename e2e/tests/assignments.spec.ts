@@ -3,8 +3,7 @@ import { alsoInEnglish, createTeam, createUser, expectNoSidewaysScroll, openAs, 
 
 /*
  * An administrator assigns trainings and additional qualifications on the user form; the employee
- * learns only those. Once, in German at phone size; the saved form is shown in English (dark
- * theme, 360 px) in place by alsoInEnglish, where a second qualification is added and the form
+ * learns only those. Once, in German at phone size; the saved form is shown in English (360 px) in place by alsoInEnglish, where a second qualification is added and the form
  * saved again, so the English toasts show too.
  */
 

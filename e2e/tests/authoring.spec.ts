@@ -20,7 +20,7 @@ import {
 /*
  * Authoring (issue 16): facility questionnaires written in the app, and common questions fixed in
  * it. Each flow runs once, in German at phone size with its axe scans; its screens are shown in
- * English (dark theme, 360 px) in place by alsoInEnglish, where the image is zoomed, the rule's
+ * English (360 px) in place by alsoInEnglish, where the image is zoomed, the rule's
  * message shown and the questionnaire published.
  */
 

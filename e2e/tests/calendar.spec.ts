@@ -16,7 +16,7 @@ import {
  * The training calendar: planning a passive training with its invitees, editing it, recording
  * attendance (the certificates in /progress), the reminder and next date an employee sees,
  * deleting, and the personal calendar address. The planning flow runs once, in German at phone
- * size with its axe scans; its screens are shown in English (dark theme, 360 px) in place by
+ * size with its axe scans; its screens are shown in English (360 px) in place by
  * alsoInEnglish, where the edit and a second recording of the attendance are saved, so their
  * English toasts show too.
  */

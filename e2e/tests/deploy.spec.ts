@@ -3,7 +3,7 @@ import { alsoInEnglish, createTeam, exactly, expectAccessible, openAs, openUserM
 
 /*
  * A rolling deploy while the app is open: the router's error screen offers a reload. Once, in
- * German at phone size with its axe scan; the error screen is shown in English (dark theme, 360 px)
+ * German at phone size with its axe scan; the error screen is shown in English (360 px)
  * in place, by alsoInEnglish.
  */
 

@@ -20,8 +20,7 @@ import {
  * Help: a learner asks for help in the quiz, the supervisor answers, the learner reads the answer
  * in the notifications and beside the question; a request closed without an answer; the
  * tutorial, its start-up prompt and its two versions. The request flow and the prompt run once,
- * in German at phone size with their axe scans; their screens are shown in English (dark theme,
- * 360 px) in place by alsoInEnglish, where the request and the answer are sent, so their English
+ * in German at phone size with their axe scans; their screens are shown in English (360 px) in place by alsoInEnglish, where the request and the answer are sent, so their English
  * toasts show too (the German ones: learning.spec.ts and the closing test below).
  */
 

@@ -299,16 +299,6 @@ const NAMES: Record<Role, string> = {
   employee: "Emma",
 };
 
-/**
- * Where a test runs (playwright.config.ts): a title with `@phone` runs at phone size only, one
- * with `@phone @desktop` on both, any other on the desktop only. A flow tested in German and in
- * English runs in German on the phone and in English on the desktop: each screen size sees it
- * once, not twice.
- */
-export function onPhone(lang: string): string {
-  return lang === "de" ? " @phone" : "";
-}
-
 /** The four visual themes (spec §1): the theme gallery is scanned in each (themes.spec.ts). */
 export const THEMES = ["carely", "dark", "contrast", "ocean"] as const;
 

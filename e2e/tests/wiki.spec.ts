@@ -16,8 +16,7 @@ import {
  * The wiki: a training's page read first and confirmed, the search, a page edited with its history
  * and diff, a save that meets a newer version, a facility's own page that asks for confirmation,
  * and axe over the wiki's screens and dialogs. The reading and the facility page run once, in
- * German at phone size with their axe scans; their screens are shown in English (dark theme,
- * 360 px) in place by alsoInEnglish: the reader's page there is its English version, confirmed in
+ * German at phone size with their axe scans; their screens are shown in English (360 px) in place by alsoInEnglish: the reader's page there is its English version, confirmed in
  * English, and the facility page is saved in English (the German save's toast: the editor's tests).
  */
 
