@@ -35,12 +35,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await database.close();
     project.provide("pgTemplate", name);
     project.provide("pgliteTemplate", "");
+    project.provide("pgliteTemplateDir", "");
     return async () => {
       await pgAdmin(base, (c) => c.query(`drop database if exists ${name} with (force)`));
     };
   }
 
-  // Migrated on disk through the app's own openDatabase, then packed as PGlite's tarball.
+  // Migrated on disk through the app's own openDatabase, then packed as PGlite's tarball for the
+  // databases in memory; a database on disk copies the directory itself.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-pglite-template-"));
   const file = path.join(dir, "template.tar");
   const database = await openDatabase({ pgliteDir: dir });
@@ -51,6 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await client.close();
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide("pgliteTemplate", file);
+  project.provide("pgliteTemplateDir", path.join(dir, "pglite"));
   project.provide("pgTemplate", "");
   return async () => {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ afterAll(() => {
 /**
  * A data directory that starts as the run's migrated template (test/global-setup.ts), as the
  * API tests' in-memory databases do: the guard is the subject here, not initdb and the migrations
- * (bootstrap.test.ts starts from nothing).
+ * (the global setup runs those on an empty directory through openDatabase, every run).
  */
 const template = () => {
   const file = inject("pgliteTemplate");

@@ -72,10 +72,21 @@ function watchMemory() {
   const timer = setInterval(() => {
     rss = Math.max(rss, process.memoryUsage.rss() - base.rss);
   }, 10);
-  const sample = () => {
-    collect();
+  const growth = () => {
     const now = process.memoryUsage();
-    live = Math.max(live, now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers);
+    return now.heapUsed + now.arrayBuffers - base.heapUsed - base.arrayBuffers;
+  };
+  const sample = () => {
+    // After one collection the count is what is live plus, at most, buffers found dead but not
+    // yet swept: under the limit that already shows the transfer within it. Only a count at the
+    // limit or over needs the second collection (a tenth of a second each) for the exact one.
+    gc();
+    let grown = growth();
+    if (grown >= MAX_GROWTH) {
+      gc();
+      grown = growth();
+    }
+    live = Math.max(live, grown);
   };
   return {
     sample,
@@ -158,7 +169,7 @@ describe("storage", () => {
       }
       const res = await upload("video/mp4", sent());
       const { rss, live } = memory.stop();
-      console.info(`upload of ${mib(SIZE)}: live heap and buffers +${mib(live)} (resident set +${mib(rss)})`);
+      console.info(`upload of ${mib(SIZE)}: live heap and buffers at most +${mib(live)} (resident set +${mib(rss)})`);
       expect(res.status, JSON.stringify(res.json)).toBe(200);
       expect(res.json).toMatchObject({ type: "video" });
       id = (res.json as { id: number }).id;
@@ -184,7 +195,7 @@ describe("storage", () => {
         passed(piece.length);
       }
       const { rss, live } = memory.stop();
-      console.info(`download of ${mib(SIZE)}: live heap and buffers +${mib(live)} (resident set +${mib(rss)})`);
+      console.info(`download of ${mib(SIZE)}: live heap and buffers at most +${mib(live)} (resident set +${mib(rss)})`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-length")).toBe(String(SIZE));
       expect(res.headers.get("content-type")).toBe("video/mp4");
