@@ -21,15 +21,16 @@ import { serverPath } from "../paths";
 import { type BackupChannel, CHANNEL_FILE, readChannel, startBackupChannel } from "./channel";
 import { runBackupCommand } from "./command";
 import { EXCLUDED_ROWS, ident, tablesToCopy } from "./dump";
-import { BackupError, checkBackup, type Manifest } from "./format";
+import { BackupError, checkBackup } from "./format";
 import { knownMigrations } from "./migrations";
 import { type RestoreTarget, restoreBackup, tablesWithData } from "./restore";
 import { type BackupSource, backupInstallation } from "./service";
 
 /*
- * Backups that restore (issue 28): a running installation with the demo data is backed up (PGlite:
- * through the server's channel; PostgreSQL: through DATABASE_URL), restored into an empty one, and
- * the restored installation answers as the first did. On the database the run uses (TEST_DB=pg).
+ * Backups that restore (issue 28): a running installation with the demo data is backed up by the
+ * real `npm run backup` (PGlite: through the server's channel; PostgreSQL: through DATABASE_URL),
+ * restored into an empty one, and the restored installation answers as the first did. On the
+ * database the run uses (TEST_DB=pg).
  */
 
 let ctx: TestContext;
@@ -42,8 +43,15 @@ const cleanups: (() => Promise<void>)[] = [];
 let target: RestoreTarget;
 /** The entries of the source installation's audit trail. */
 let auditEntries = 0;
-/** The manifest of beforeAll's backup (backupInstallation read back and checked the file it wrote). */
-let backupManifest: Manifest;
+/** What the real commands of beforeAll said: `npm run backup`, and `npm run restore` of no backup. */
+let backupRun: CommandRun;
+let notBackupRun: CommandRun;
+/** beforeAll's backup, read and checked (once: it reads the whole file). */
+let backupChecked: ReturnType<typeof checkBackup> | undefined;
+const checkedBackup = () => {
+  backupChecked ??= checkBackup(backupFile);
+  return backupChecked;
+};
 /**
  * The source's tables as beforeAll left them: nothing writes to them before the writer test, so
  * the tests before it compute this once (it reads every row, media included).
@@ -56,6 +64,45 @@ const sourceAsBackedUp = () => {
 /** The target's tables after the restore and the requests the restore test made. */
 let targetFingerprint: Awaited<ReturnType<typeof fingerprint>>;
 const silent = () => {};
+
+interface Installation {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+}
+interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const { DATABASE_URL: _, ...withoutDatabaseUrl } = process.env;
+/** The environment of a command on `installation`: its DATA_DIR, and its DATABASE_URL if any. */
+const envFor = (installation: Installation) => ({
+  ...withoutDatabaseUrl,
+  DATA_DIR: installation.dataDir,
+  ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}),
+});
+
+/** The real command, a process of its own (it loads the server's code through tsx: seconds). */
+const cli = (args: string[], installation: Installation) =>
+  new Promise<CommandRun>((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", serverPath("src/backup/cli.ts"), ...args],
+      { env: envFor(installation), cwd: serverPath("../../") },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+    );
+  });
+
+/** The same command in this process (runBackupCommand): what it printed, and the error it failed with. */
+async function inProcess(args: string[], installation: Installation) {
+  const printed: string[] = [];
+  const error = await runBackupCommand(args, envFor(installation), (line) => printed.push(line)).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  return { printed: printed.join("\n"), error };
+}
 
 /** PostgreSQL: the URL of a database of its own on the test server. */
 function pgUrl(name: string): string {
@@ -138,6 +185,10 @@ function flipByte(file: string, at: number): string {
 }
 
 beforeAll(async () => {
+  // A real command that fails, meanwhile (a process of its own; its test is below).
+  const notBackup = path.join(work, "not-a-backup.ccb");
+  fs.writeFileSync(notBackup, "no backup\n");
+  const notBackupRunning = cli(["restore", notBackup, "--check"], { dataDir: path.join(work, "unused") });
   ctx = await createTestApp({ pgliteOnDisk: true });
   const db = ctx.deps.database.db;
   await seedFirstStart(
@@ -175,7 +226,12 @@ beforeAll(async () => {
     source = { dataDir: ctx.deps.config.dataDir };
     channel = await startBackupChannel(ctx.deps.database, ctx.deps.config.dataDir, silent);
   }
-  backupManifest = (await backupInstallation(source, backupFile)).manifest;
+  // The backup every test reads, by the real command in a process of its own (PGlite's directory
+  // opens in one process only: through the channel).
+  backupRun = await cli(["backup", backupFile], source);
+  notBackupRun = await notBackupRunning;
+  // Every test reads its file; the commands' test checks what they said.
+  if (backupRun.code !== 0) throw new Error(`npm run backup failed: ${backupRun.stderr}`);
 }, 120_000);
 
 afterAll(async () => {
@@ -198,7 +254,7 @@ function rowsIn(file: string, table: string): Record<string, unknown>[] {
 
 describe("a backup of a running installation", () => {
   it("holds every table of the database, with its rows, and checks as intact", async () => {
-    const { header, manifest } = await checkBackup(backupFile);
+    const { header, manifest } = await checkedBackup();
     expect(header.database).toBe(onPostgres ? "postgres" : "pglite");
     const known = knownMigrations();
     expect(header.migration).toEqual({ count: known.length, tag: known.at(-1)?.tag, when: known.at(-1)?.when });
@@ -402,59 +458,25 @@ describe("a backup while the server writes", () => {
   });
 });
 
-// Two processes of the real command, at once (each loads the server's code through tsx): on a busy
-// two-core machine that can take longer than the default 30 s, as the seeding kill test in
-// bootstrap.test.ts. The other commands run in this process, through the same runBackupCommand.
-describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
-  const { DATABASE_URL: _, ...withoutDatabaseUrl } = process.env;
-  /** The environment of a command on `installation`: its DATA_DIR, and its DATABASE_URL if any. */
-  const envFor = (installation: { dataDir: string; databaseUrl?: string | undefined }) => ({
-    ...withoutDatabaseUrl,
-    DATA_DIR: installation.dataDir,
-    ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}),
-  });
-  const cli = (args: string[], installation: { dataDir: string; databaseUrl?: string | undefined }) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", serverPath("src/backup/cli.ts"), ...args],
-        { env: envFor(installation), cwd: serverPath("../../") },
-        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
-      );
-    });
-  /** The command run in this process: what it printed, and the error it failed with. */
-  const inProcess = async (args: string[], installation: { dataDir: string; databaseUrl?: string | undefined }) => {
-    const printed: string[] = [];
-    const error = await runBackupCommand(args, envFor(installation), (line) => printed.push(line)).then(
-      () => null,
-      (err: unknown) => err,
-    );
-    return { printed: printed.join("\n"), error };
-  };
-
-  it("back up the running installation, check the file, and refuse a damaged file (exit code 1) or an installation with data, leaving it as it was", async () => {
-    const file = path.join(work, "cli.ccb");
-    const cut = path.join(work, "cli-cut.ccb");
-    fs.writeFileSync(cut, fs.readFileSync(backupFile).subarray(0, Math.floor(fs.statSync(backupFile).size * 0.8)));
-    const unused = { dataDir: path.join(work, "unused") };
-    const [backup, damaged] = await Promise.all([
-      cli(["backup", file], source),
-      cli(["restore", cut, "--check"], unused),
-    ]);
-    expect(backup.stderr).toBe("");
-    expect(backup.stdout).toMatch(/^Wrote .*cli\.ccb: .* tables, \d+ rows; checked\./);
-    expect(backup.code).toBe(0);
+// beforeAll ran the real commands (each process loads the server's code through tsx: seconds, on a
+// busy two-core machine more than the default 30 s, as the seeding kill test in bootstrap.test.ts;
+// hence its 120 s). The other commands run in this process, through the same runBackupCommand.
+describe("npm run backup and npm run restore", () => {
+  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
+    expect(backupRun.stderr).toBe("");
+    expect(backupRun.stdout).toMatch(/^Wrote .*backup\.ccb: .* tables, \d+ rows; checked\./);
+    expect(backupRun.code).toBe(0);
     // An error: its reason on standard error, exit code 1.
-    expect(damaged.stdout).toBe("");
-    expect(damaged.stderr).toMatch(/cli-cut\.ccb is damaged|The backup is incomplete/);
-    expect(damaged.code).toBe(1);
+    expect(notBackupRun.stdout).toBe("");
+    expect(notBackupRun.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
+    expect(notBackupRun.code).toBe(1);
 
-    const check = await inProcess(["restore", file, "--check"], unused);
+    const check = await inProcess(["restore", backupFile, "--check"], { dataDir: path.join(work, "unused") });
     expect(check.error).toBeNull();
     expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
 
     // The installation restored above holds data now.
-    const refused = await inProcess(["restore", file], target);
+    const refused = await inProcess(["restore", backupFile], target);
     expect(refused.error).toBeInstanceOf(BackupError);
     expect((refused.error as Error).message).toMatch(
       /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
@@ -477,8 +499,8 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
     expect((await ask(`Bearer ${"x".repeat(info?.secret.length ?? 0)}`)).status).toBe(401);
     const ok = await ask(`Bearer ${info?.secret}`);
     expect(ok.status).toBe(200);
-    // A backup begins: its first line shows it (the whole file is what beforeAll's backup read
-    // through this channel). The reader then goes away, as a stopped `npm run backup` would.
+    // A backup begins: its first line shows it (the whole file is what beforeAll's `npm run
+    // backup` read through this channel). The reader then goes away, as a stopped `npm run backup` would.
     const reader = (ok.body as ReadableStream<Uint8Array>).getReader();
     const received: Uint8Array[] = [];
     let text = "";
@@ -513,6 +535,6 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
     // backupInstallation reads back and checks what it wrote: its manifest is the file's.
     const { manifest } = await backupInstallation({ dataDir }, file);
     const names = (m: { tables: { name: string }[] }) => m.tables.map((t) => t.name);
-    expect(names(manifest)).toEqual(names(backupManifest));
+    expect(names(manifest)).toEqual(names((await checkedBackup()).manifest));
   });
 });
