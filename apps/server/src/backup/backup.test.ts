@@ -293,8 +293,8 @@ describe("a backup of a running installation", () => {
     fs.writeFileSync(forged, zlib.gzipSync(changed, { level: 1 }));
     await expect(checkBackup(forged)).rejects.toThrow(/rows of table users do not match their checksum/);
 
-    // The restore finds it at the end of the users, after migrating the target from nothing and
-    // loading the table before: it rolls back, the target stays empty.
+    // The restore finds it at the end of the users (after migrating the target from nothing and
+    // loading the facilities): it rolls back, the target stays empty.
     target = await emptyTarget();
     await expect(restoreBackup(forged, target, silent)).rejects.toThrow(/checksum/);
     const db = await openTarget(target);
@@ -409,8 +409,8 @@ describe("a backup while the server writes", () => {
     let written = 0;
     // Each transaction adds a facility and its audit entry: a backup that read the tables at
     // different moments would hold more of one than of the other. One every 20 ms is dozens while
-    // a backup reads, and leaves the processor to it (back to back, the writer took five seconds
-    // of it here, on a few hundred rows nobody reads).
+    // a backup reads, and leaves the processor to it (one right after another, the writer took
+    // five seconds of it here, for hundreds of rows nobody reads).
     const writer = (async () => {
       while (!stop) {
         await db.transaction(async (tx) => {
