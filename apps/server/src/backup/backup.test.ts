@@ -27,10 +27,9 @@ import { type RestoreTarget, restoreBackup, tablesWithData } from "./restore";
 import { type BackupSource, backupInstallation } from "./service";
 
 /*
- * Backups that restore (issue 28): a running installation with the demo data is backed up by the
- * real `npm run backup` (PGlite: through the server's channel; PostgreSQL: through DATABASE_URL),
- * restored into an empty one, and the restored installation answers as the first did. On the
- * database the run uses (TEST_DB=pg).
+ * Backups that restore (issue 28): a running installation with the demo data is backed up (PGlite:
+ * through the server's channel; PostgreSQL: through DATABASE_URL), restored into an empty one, and
+ * the restored installation answers as the first did. On the database the run uses (TEST_DB=pg).
  */
 
 let ctx: TestContext;
@@ -43,9 +42,14 @@ const cleanups: (() => Promise<void>)[] = [];
 let target: RestoreTarget;
 /** The entries of the source installation's audit trail. */
 let auditEntries = 0;
-/** What the real commands of beforeAll said: `npm run backup`, and `npm run restore` of no backup. */
-let backupRun: CommandRun;
-let notBackupRun: CommandRun;
+/**
+ * The real commands beforeAll starts, each a process of its own, and their test waits for (a
+ * process loads the server's code through tsx: seconds, which the tests before pass meanwhile):
+ * `npm run backup` of the running installation, `npm run restore` of a file that is no backup.
+ */
+let backupCommand: Promise<CommandRun> | undefined;
+let notBackupCommand: Promise<CommandRun> | undefined;
+const cliFile = path.join(work, "cli.ccb");
 /** beforeAll's backup, read and checked (once: it reads the whole file). */
 let backupChecked: ReturnType<typeof checkBackup> | undefined;
 const checkedBackup = () => {
@@ -185,10 +189,9 @@ function flipByte(file: string, at: number): string {
 }
 
 beforeAll(async () => {
-  // A real command that fails, meanwhile (a process of its own; its test is below).
   const notBackup = path.join(work, "not-a-backup.ccb");
   fs.writeFileSync(notBackup, "no backup\n");
-  const notBackupRunning = cli(["restore", notBackup, "--check"], { dataDir: path.join(work, "unused") });
+  notBackupCommand = cli(["restore", notBackup, "--check"], { dataDir: path.join(work, "unused") });
   ctx = await createTestApp({ pgliteOnDisk: true });
   const db = ctx.deps.database.db;
   await seedFirstStart(
@@ -226,15 +229,13 @@ beforeAll(async () => {
     source = { dataDir: ctx.deps.config.dataDir };
     channel = await startBackupChannel(ctx.deps.database, ctx.deps.config.dataDir, silent);
   }
-  // The backup every test reads, by the real command in a process of its own (PGlite's directory
-  // opens in one process only: through the channel).
-  backupRun = await cli(["backup", backupFile], source);
-  notBackupRun = await notBackupRunning;
-  // Every test reads its file; the commands' test checks what they said.
-  if (backupRun.code !== 0) throw new Error(`npm run backup failed: ${backupRun.stderr}`);
+  await backupInstallation(source, backupFile);
+  // Another process cannot open PGlite's directory either: the command asks the channel.
+  backupCommand = cli(["backup", cliFile], source);
 }, 120_000);
 
 afterAll(async () => {
+  await Promise.all([backupCommand, notBackupCommand]);
   await channel?.close();
   await ctx?.close();
   for (const cleanup of cleanups) await cleanup();
@@ -402,8 +403,40 @@ describe("a backup of a running installation", () => {
   });
 });
 
+// The real commands of beforeAll, waited for here: on a busy two-core machine they can take longer
+// than the default 30 s, as the seeding kill test in bootstrap.test.ts. The other commands run in
+// this process, through the same runBackupCommand.
+describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
+  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
+    const [backup, notBackup] = await Promise.all([backupCommand, notBackupCommand]);
+    expect(backup?.stderr).toBe("");
+    expect(backup?.stdout).toMatch(/^Wrote .*cli\.ccb: .* tables, \d+ rows; checked\./);
+    expect(backup?.code).toBe(0);
+    // An error: its reason on standard error, exit code 1.
+    expect(notBackup?.stdout).toBe("");
+    expect(notBackup?.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
+    expect(notBackup?.code).toBe(1);
+
+    const check = await inProcess(["restore", cliFile, "--check"], { dataDir: path.join(work, "unused") });
+    expect(check.error).toBeNull();
+    expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
+
+    // The installation restored above holds data now.
+    const refused = await inProcess(["restore", cliFile], target);
+    expect(refused.error).toBeInstanceOf(BackupError);
+    expect((refused.error as Error).message).toMatch(
+      /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
+    );
+    const after = await openTarget(target);
+    expect(await fingerprint(after.db)).toEqual(targetFingerprint);
+    await after.close();
+  });
+});
+
 describe("a backup while the server writes", () => {
   it("holds one moment: each writer's transaction wholly or not at all", async () => {
+    // The channel writes one backup at a time: the command's of beforeAll is done.
+    await backupCommand;
     const db = ctx.deps.database.db;
     let stop = false;
     let written = 0;
@@ -458,35 +491,6 @@ describe("a backup while the server writes", () => {
   });
 });
 
-// beforeAll ran the real commands (each process loads the server's code through tsx: seconds, on a
-// busy two-core machine more than the default 30 s, as the seeding kill test in bootstrap.test.ts;
-// hence its 120 s). The other commands run in this process, through the same runBackupCommand.
-describe("npm run backup and npm run restore", () => {
-  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
-    expect(backupRun.stderr).toBe("");
-    expect(backupRun.stdout).toMatch(/^Wrote .*backup\.ccb: .* tables, \d+ rows; checked\./);
-    expect(backupRun.code).toBe(0);
-    // An error: its reason on standard error, exit code 1.
-    expect(notBackupRun.stdout).toBe("");
-    expect(notBackupRun.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
-    expect(notBackupRun.code).toBe(1);
-
-    const check = await inProcess(["restore", backupFile, "--check"], { dataDir: path.join(work, "unused") });
-    expect(check.error).toBeNull();
-    expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
-
-    // The installation restored above holds data now.
-    const refused = await inProcess(["restore", backupFile], target);
-    expect(refused.error).toBeInstanceOf(BackupError);
-    expect((refused.error as Error).message).toMatch(
-      /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
-    );
-    const after = await openTarget(target);
-    expect(await fingerprint(after.db)).toEqual(targetFingerprint);
-    await after.close();
-  });
-});
-
 describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
   it("answers only with the secret of DATA_DIR, on 127.0.0.1, and goes with the server", async () => {
     const dataDir = ctx.deps.config.dataDir;
@@ -499,8 +503,8 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
     expect((await ask(`Bearer ${"x".repeat(info?.secret.length ?? 0)}`)).status).toBe(401);
     const ok = await ask(`Bearer ${info?.secret}`);
     expect(ok.status).toBe(200);
-    // A backup begins: its first line shows it (the whole file is what beforeAll's `npm run
-    // backup` read through this channel). The reader then goes away, as a stopped `npm run backup` would.
+    // A backup begins: its first line shows it (the whole file is what the backups above read
+    // through this channel). The reader then goes away, as a stopped `npm run backup` would.
     const reader = (ok.body as ReadableStream<Uint8Array>).getReader();
     const received: Uint8Array[] = [];
     let text = "";
