@@ -42,14 +42,14 @@ const cleanups: (() => Promise<void>)[] = [];
 let target: RestoreTarget;
 /** The entries of the source installation's audit trail. */
 let auditEntries = 0;
+/** What `npm run backup` of beforeAll (in this process) printed. */
+let backupRun: { printed: string; error: unknown };
 /**
- * The real commands beforeAll starts, each a process of its own, and their test waits for (a
- * process loads the server's code through tsx: seconds, which the tests before pass meanwhile):
- * `npm run backup` of the running installation, `npm run restore` of a file that is no backup.
+ * `npm run restore` of a file that is no backup: the real command, a process of its own, which
+ * beforeAll starts and the command's test waits for (a process loads the server's code through
+ * tsx: seconds, which the seeding passes meanwhile).
  */
-let backupCommand: Promise<CommandRun> | undefined;
 let notBackupCommand: Promise<CommandRun> | undefined;
-const cliFile = path.join(work, "cli.ccb");
 /** beforeAll's backup, read and checked (once: it reads the whole file). */
 let backupChecked: ReturnType<typeof checkBackup> | undefined;
 const checkedBackup = () => {
@@ -229,13 +229,13 @@ beforeAll(async () => {
     source = { dataDir: ctx.deps.config.dataDir };
     channel = await startBackupChannel(ctx.deps.database, ctx.deps.config.dataDir, silent);
   }
-  await backupInstallation(source, backupFile);
-  // Another process cannot open PGlite's directory either: the command asks the channel.
-  backupCommand = cli(["backup", cliFile], source);
+  // The backup every test reads, by the command (PGlite: through the channel, as from another process).
+  backupRun = await inProcess(["backup", backupFile], source);
+  if (backupRun.error) throw backupRun.error;
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([backupCommand, notBackupCommand]);
+  await notBackupCommand;
   await channel?.close();
   await ctx?.close();
   for (const cleanup of cleanups) await cleanup();
@@ -403,40 +403,8 @@ describe("a backup of a running installation", () => {
   });
 });
 
-// The real commands of beforeAll, waited for here: on a busy two-core machine they can take longer
-// than the default 30 s, as the seeding kill test in bootstrap.test.ts. The other commands run in
-// this process, through the same runBackupCommand.
-describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
-  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
-    const [backup, notBackup] = await Promise.all([backupCommand, notBackupCommand]);
-    expect(backup?.stderr).toBe("");
-    expect(backup?.stdout).toMatch(/^Wrote .*cli\.ccb: .* tables, \d+ rows; checked\./);
-    expect(backup?.code).toBe(0);
-    // An error: its reason on standard error, exit code 1.
-    expect(notBackup?.stdout).toBe("");
-    expect(notBackup?.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
-    expect(notBackup?.code).toBe(1);
-
-    const check = await inProcess(["restore", cliFile, "--check"], { dataDir: path.join(work, "unused") });
-    expect(check.error).toBeNull();
-    expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
-
-    // The installation restored above holds data now.
-    const refused = await inProcess(["restore", cliFile], target);
-    expect(refused.error).toBeInstanceOf(BackupError);
-    expect((refused.error as Error).message).toMatch(
-      /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
-    );
-    const after = await openTarget(target);
-    expect(await fingerprint(after.db)).toEqual(targetFingerprint);
-    await after.close();
-  });
-});
-
 describe("a backup while the server writes", () => {
   it("holds one moment: each writer's transaction wholly or not at all", async () => {
-    // The channel writes one backup at a time: the command's of beforeAll is done.
-    await backupCommand;
     const db = ctx.deps.database.db;
     let stop = false;
     let written = 0;
@@ -491,6 +459,35 @@ describe("a backup while the server writes", () => {
   });
 });
 
+// One real command, a process of its own (started by beforeAll): on a busy two-core machine it can
+// take longer than the default 30 s, as the seeding kill test in bootstrap.test.ts. The other
+// commands run in this process, through the same runBackupCommand that cli.ts runs.
+describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
+  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
+    expect(backupRun.error).toBeNull();
+    expect(backupRun.printed).toMatch(/^Wrote .*backup\.ccb: .* tables, \d+ rows; checked\./);
+    // An error: its reason on standard error, exit code 1.
+    const notBackup = await notBackupCommand;
+    expect(notBackup?.stdout).toBe("");
+    expect(notBackup?.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
+    expect(notBackup?.code).toBe(1);
+
+    const check = await inProcess(["restore", backupFile, "--check"], { dataDir: path.join(work, "unused") });
+    expect(check.error).toBeNull();
+    expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
+
+    // The installation restored above holds data now.
+    const refused = await inProcess(["restore", backupFile], target);
+    expect(refused.error).toBeInstanceOf(BackupError);
+    expect((refused.error as Error).message).toMatch(
+      /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
+    );
+    const after = await openTarget(target);
+    expect(await fingerprint(after.db)).toEqual(targetFingerprint);
+    await after.close();
+  });
+});
+
 describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
   it("answers only with the secret of DATA_DIR, on 127.0.0.1, and goes with the server", async () => {
     const dataDir = ctx.deps.config.dataDir;
@@ -503,7 +500,7 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
     expect((await ask(`Bearer ${"x".repeat(info?.secret.length ?? 0)}`)).status).toBe(401);
     const ok = await ask(`Bearer ${info?.secret}`);
     expect(ok.status).toBe(200);
-    // A backup begins: its first line shows it (the whole file is what the backups above read
+    // A backup begins: its first line shows it (the whole file is what beforeAll's backup read
     // through this channel). The reader then goes away, as a stopped `npm run backup` would.
     const reader = (ok.body as ReadableStream<Uint8Array>).getReader();
     const received: Uint8Array[] = [];
