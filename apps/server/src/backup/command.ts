@@ -1,7 +1,7 @@
 /**
  * What `npm run backup` and `npm run restore` do; cli.ts runs it as the command, with its exit
- * code. Apart from the process so that backup.test.ts runs most commands in its own (a process
- * loads the server's code through tsx: seconds on a busy machine) and only a few as real ones.
+ * code. Apart from the process so that backup.test.ts runs the commands in its own (a process
+ * loads the server's code through tsx: seconds on a busy machine), all but one real one.
  */
 import path from "node:path";
 import { loadConfig } from "../config";
