@@ -53,6 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await client.close();
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   project.provide("pgliteTemplate", file);
+  // The directory itself too, closed: copying it is quicker than unpacking the tarball.
   project.provide("pgliteTemplateDir", path.join(dir, "pglite"));
   project.provide("pgTemplate", "");
   return async () => {

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { PDFDocument } from "pdf-lib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, createTestApp, onPostgres, type TestContext } from "../../test/helpers";
+import { bearer, copyPgliteTemplate, createTestApp, onPostgres, type TestContext } from "../../test/helpers";
 import { buildApp } from "../app";
 import { recordAudit, verifyAuditChain } from "../audit/record";
 import { loadSecret } from "../auth/tokens";
@@ -19,6 +19,7 @@ import { auditLog, facilities } from "../db/schema";
 import { DEMO_PASSWORD } from "../demo/seed";
 import { serverPath } from "../paths";
 import { type BackupChannel, CHANNEL_FILE, readChannel, startBackupChannel } from "./channel";
+import { runBackupCommand } from "./command";
 import { EXCLUDED_ROWS, ident, tablesToCopy } from "./dump";
 import { BackupError, checkBackup } from "./format";
 import { knownMigrations } from "./migrations";
@@ -39,11 +40,73 @@ const backupFile = path.join(work, "backup.ccb");
 const cleanups: (() => Promise<void>)[] = [];
 /** The empty installation the backup is restored into (first refused a forged file). */
 let target: RestoreTarget;
-/** Its tables after the restore and the requests the restore test made. */
 /** The entries of the source installation's audit trail. */
 let auditEntries = 0;
+/** What `npm run backup` of beforeAll (in this process) printed. */
+let backupRun: { printed: string; error: unknown };
+/**
+ * `npm run restore` of a file that is no backup: the real command, a process of its own, which
+ * beforeAll starts and the command's test waits for (a process loads the server's code through
+ * tsx: seconds, which the seeding passes meanwhile).
+ */
+let notBackupCommand: Promise<CommandRun> | undefined;
+/** beforeAll's backup, read and checked (once: it reads the whole file). */
+let backupChecked: ReturnType<typeof checkBackup> | undefined;
+const checkedBackup = () => {
+  backupChecked ??= checkBackup(backupFile);
+  return backupChecked;
+};
+/**
+ * The source's tables as beforeAll left them: nothing writes to them before the writer test, so
+ * the tests before it compute this once (it reads every row, media included).
+ */
+let sourceFingerprint: ReturnType<typeof fingerprint> | undefined;
+const sourceAsBackedUp = () => {
+  sourceFingerprint ??= fingerprint(ctx.deps.database.db);
+  return sourceFingerprint;
+};
+/** The target's tables after the restore and the requests the restore test made. */
 let targetFingerprint: Awaited<ReturnType<typeof fingerprint>>;
 const silent = () => {};
+
+interface Installation {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+}
+interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const { DATABASE_URL: _, ...withoutDatabaseUrl } = process.env;
+/** The environment of a command on `installation`: its DATA_DIR, and its DATABASE_URL if any. */
+const envFor = (installation: Installation) => ({
+  ...withoutDatabaseUrl,
+  DATA_DIR: installation.dataDir,
+  ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}),
+});
+
+/** The real command, a process of its own (it loads the server's code through tsx: seconds). */
+const cli = (args: string[], installation: Installation) =>
+  new Promise<CommandRun>((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", serverPath("src/backup/cli.ts"), ...args],
+      { env: envFor(installation), cwd: serverPath("../../") },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
+    );
+  });
+
+/** The same command in this process (runBackupCommand): what it printed, and the error it failed with. */
+async function inProcess(args: string[], installation: Installation) {
+  const printed: string[] = [];
+  const error = await runBackupCommand(args, envFor(installation), (line) => printed.push(line)).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  return { printed: printed.join("\n"), error };
+}
 
 /** PostgreSQL: the URL of a database of its own on the test server. */
 function pgUrl(name: string): string {
@@ -62,18 +125,39 @@ async function pgAdmin(query: string): Promise<void> {
   }
 }
 
-/** An empty installation to restore into: a new DATA_DIR, or a new PostgreSQL database. */
-async function emptyTarget(): Promise<RestoreTarget> {
+/**
+ * An installation without anything of CareCampus, in which `statements` ran: a new PostgreSQL
+ * database, or a new DATA_DIR. PGlite: not a new cluster (its initdb takes seconds) but a copy of
+ * the run's migrated template (test/global-setup.ts) with CareCampus dropped, its tables, functions
+ * and migrations: a restore migrates it from nothing, as a new one.
+ */
+async function emptyTarget(...statements: string[]): Promise<RestoreTarget> {
   const dataDir = fs.mkdtempSync(path.join(work, "target-"));
-  if (!onPostgres) return { dataDir };
-  const name = `cc_restore_${crypto.randomBytes(6).toString("hex")}`;
-  await pgAdmin(`create database ${name}`);
-  cleanups.push(() => pgAdmin(`drop database if exists ${name} with (force)`));
-  return { dataDir, databaseUrl: pgUrl(name) };
+  let installation: RestoreTarget = { dataDir };
+  if (onPostgres) {
+    const name = `cc_restore_${crypto.randomBytes(6).toString("hex")}`;
+    await pgAdmin(`create database ${name}`);
+    cleanups.push(() => pgAdmin(`drop database if exists ${name} with (force)`));
+    installation = { dataDir, databaseUrl: pgUrl(name) };
+  } else {
+    copyPgliteTemplate(dataDir);
+    statements.unshift("drop schema drizzle cascade", "drop schema public cascade", "create schema public");
+  }
+  if (statements.length > 0) {
+    const db = await openTarget(installation, { migrations: false });
+    try {
+      for (const statement of statements) await db.db.execute(sql.raw(statement));
+    } finally {
+      await db.close();
+    }
+  }
+  return installation;
 }
 
-const openTarget = (target: RestoreTarget) =>
-  target.databaseUrl ? openDatabase({ databaseUrl: target.databaseUrl }) : openDatabase({ pgliteDir: target.dataDir });
+const openTarget = (target: RestoreTarget, options: { migrations?: false } = {}) =>
+  target.databaseUrl
+    ? openDatabase({ databaseUrl: target.databaseUrl, ...options })
+    : openDatabase({ pgliteDir: target.dataDir, ...options });
 
 /** Every table's row count and a hash of all its rows (as to_jsonb writes them, sorted). */
 async function fingerprint(db: Db): Promise<Record<string, { rows: number; md5: string }>> {
@@ -105,6 +189,9 @@ function flipByte(file: string, at: number): string {
 }
 
 beforeAll(async () => {
+  const notBackup = path.join(work, "not-a-backup.ccb");
+  fs.writeFileSync(notBackup, "no backup\n");
+  notBackupCommand = cli(["restore", notBackup, "--check"], { dataDir: path.join(work, "unused") });
   ctx = await createTestApp({ pgliteOnDisk: true });
   const db = ctx.deps.database.db;
   await seedFirstStart(
@@ -142,10 +229,13 @@ beforeAll(async () => {
     source = { dataDir: ctx.deps.config.dataDir };
     channel = await startBackupChannel(ctx.deps.database, ctx.deps.config.dataDir, silent);
   }
-  await backupInstallation(source, backupFile);
+  // The backup every test reads, by the command (PGlite: through the channel, as from another process).
+  backupRun = await inProcess(["backup", backupFile], source);
+  if (backupRun.error) throw backupRun.error;
 }, 120_000);
 
 afterAll(async () => {
+  await notBackupCommand;
   await channel?.close();
   await ctx?.close();
   for (const cleanup of cleanups) await cleanup();
@@ -165,7 +255,7 @@ function rowsIn(file: string, table: string): Record<string, unknown>[] {
 
 describe("a backup of a running installation", () => {
   it("holds every table of the database, with its rows, and checks as intact", async () => {
-    const { header, manifest } = await checkBackup(backupFile);
+    const { header, manifest } = await checkedBackup();
     expect(header.database).toBe(onPostgres ? "postgres" : "pglite");
     const known = knownMigrations();
     expect(header.migration).toEqual({ count: known.length, tag: known.at(-1)?.tag, when: known.at(-1)?.when });
@@ -174,7 +264,7 @@ describe("a backup of a running installation", () => {
       sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
     );
     expect(manifest.tables.map((t) => t.name).sort()).toEqual(rows.map((r) => r.name).sort());
-    const now = await fingerprint(ctx.deps.database.db);
+    const now = await sourceAsBackedUp();
     for (const t of manifest.tables) expect([t.name, t.rows]).toEqual([t.name, now[t.name]?.rows]);
     expect(now.media_chunks?.rows).toBeGreaterThan(0);
     expect(now.audit_log?.rows).toBe(auditEntries);
@@ -200,10 +290,12 @@ describe("a backup of a running installation", () => {
     const changed = lines.replace('"login": "employee"', '"login": "employeX"');
     expect(changed).not.toBe(lines);
     const forged = path.join(work, "forged.ccb");
-    fs.writeFileSync(forged, zlib.gzipSync(changed));
+    // Gzip's fastest level: any level reads back the same.
+    fs.writeFileSync(forged, zlib.gzipSync(changed, { level: 1 }));
     await expect(checkBackup(forged)).rejects.toThrow(/rows of table users do not match their checksum/);
 
-    // The restore finds it after loading most tables: it rolls back, the target stays empty.
+    // The restore finds it at the end of the users (after migrating the target from nothing and
+    // loading the facilities): it rolls back, the target stays empty.
     target = await emptyTarget();
     await expect(restoreBackup(forged, target, silent)).rejects.toThrow(/checksum/);
     const db = await openTarget(target);
@@ -218,7 +310,7 @@ describe("a backup of a running installation", () => {
     let app: FastifyInstance | null = null;
     try {
       // Every row of every table, bytes and JSON exact, and the sequences where they were.
-      expect(await fingerprint(restored.db)).toEqual(await fingerprint(ctx.deps.database.db));
+      expect(await fingerprint(restored.db)).toEqual(await sourceAsBackedUp());
       expect(await sequences(restored.db)).toEqual(await sequences(ctx.deps.database.db));
       const chain = await verifyAuditChain(restored.db);
       expect(chain).toEqual(await verifyAuditChain(ctx.deps.database.db));
@@ -285,16 +377,9 @@ describe("a backup of a running installation", () => {
   });
 
   it("is refused by a database that holds something else, which stays as it was", async () => {
-    const other = await emptyTarget();
-    const open = () =>
-      other.databaseUrl
-        ? openDatabase({ databaseUrl: other.databaseUrl, migrations: false })
-        : openDatabase({ pgliteDir: other.dataDir, migrations: false });
-    const db = await open();
-    await db.db.execute(sql`create table invoices (id int)`);
-    await db.close();
+    const other = await emptyTarget("create table invoices (id int)");
     await expect(restoreBackup(backupFile, other, silent)).rejects.toThrow(/tables but no CareCampus migrations/);
-    const after = await open();
+    const after = await openTarget(other, { migrations: false });
     const { rows } = await after.db.execute<{ name: string }>(
       sql`select table_name as name from information_schema.tables where table_schema = 'public'`,
     );
@@ -309,7 +394,7 @@ describe("a backup of a running installation", () => {
       '"migration":{"count":999,"tag":"0998_future"',
     );
     const file = path.join(work, "newer.ccb");
-    fs.writeFileSync(file, zlib.gzipSync(newer));
+    fs.writeFileSync(file, zlib.gzipSync(newer, { level: 1 }));
     // Refused before the target is touched.
     await expect(restoreBackup(file, { dataDir: path.join(work, "never") }, silent)).rejects.toThrow(
       /0998_future, newer than this CareCampus knows/,
@@ -324,7 +409,9 @@ describe("a backup while the server writes", () => {
     let stop = false;
     let written = 0;
     // Each transaction adds a facility and its audit entry: a backup that read the tables at
-    // different moments would hold more of one than of the other.
+    // different moments would hold more of one than of the other. One every 20 ms is dozens while
+    // a backup reads, and leaves the processor to it (one right after another, the writer took
+    // five seconds of it here, for hundreds of rows nobody reads).
     const writer = (async () => {
       while (!stop) {
         await db.transaction(async (tx) => {
@@ -339,14 +426,17 @@ describe("a backup while the server writes", () => {
           );
         });
         written++;
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
     try {
       while (written < 3) await new Promise((resolve) => setTimeout(resolve, 5));
       const file = path.join(work, "while-writing.ccb");
+      const before = written;
       await backupInstallation(source, file);
       const during = written;
+      // The writer went on while the backup was made (PGlite, one session: around its transaction).
+      expect(during).toBeGreaterThan(before);
       while (written < during + 3) await new Promise((resolve) => setTimeout(resolve, 5));
       stop = true;
       await writer;
@@ -369,42 +459,29 @@ describe("a backup while the server writes", () => {
   });
 });
 
-// Three processes of the real command (each loads the server through tsx): on a busy two-core
-// machine that takes longer than the default 30 s, as the seeding kill test in bootstrap.test.ts.
+// One real command, a process of its own (started by beforeAll): on a busy two-core machine it can
+// take longer than the default 30 s, as the seeding kill test in bootstrap.test.ts. The other
+// commands run in this process, through the same runBackupCommand that cli.ts runs.
 describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
-  const { DATABASE_URL: _, ...withoutDatabaseUrl } = process.env;
-  const cli = (args: string[], installation: { dataDir: string; databaseUrl?: string | undefined }) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const env = {
-        ...withoutDatabaseUrl,
-        DATA_DIR: installation.dataDir,
-        ...(installation.databaseUrl ? { DATABASE_URL: installation.databaseUrl } : {}),
-      };
-      execFile(
-        process.execPath,
-        ["--import", "tsx", serverPath("src/backup/cli.ts"), ...args],
-        { env, cwd: serverPath("../../") },
-        (err, stdout, stderr) => resolve({ code: err ? (err.code as number) : 0, stdout, stderr }),
-      );
-    });
+  it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
+    expect(backupRun.error).toBeNull();
+    expect(backupRun.printed).toMatch(/^Wrote .*backup\.ccb: .* tables, \d+ rows; checked\./);
+    // An error: its reason on standard error, exit code 1.
+    const notBackup = await notBackupCommand;
+    expect(notBackup?.stdout).toBe("");
+    expect(notBackup?.stderr).toMatch(/not-a-backup\.ccb is damaged or no CareCampus backup/);
+    expect(notBackup?.code).toBe(1);
 
-  it("back up the running installation, check the file, and refuse an installation with data (exit code 1), leaving it as it was", async () => {
-    const file = path.join(work, "cli.ccb");
-    const backup = await cli(["backup", file], source);
-    expect(backup.stderr).toBe("");
-    expect(backup.stdout).toMatch(/^Wrote .*cli\.ccb: .* tables, \d+ rows; checked\./);
-    expect(backup.code).toBe(0);
-
-    const check = await cli(["restore", file, "--check"], { dataDir: path.join(work, "unused") });
-    expect(check.stdout).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
-    expect(check.code).toBe(0);
+    const check = await inProcess(["restore", backupFile, "--check"], { dataDir: path.join(work, "unused") });
+    expect(check.error).toBeNull();
+    expect(check.printed).toMatch(/is intact: CareCampus .* tables, \d+ rows\./);
 
     // The installation restored above holds data now.
-    const refused = await cli(["restore", file], target);
-    expect(refused.stderr).toMatch(
-      /The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
+    const refused = await inProcess(["restore", backupFile], target);
+    expect(refused.error).toBeInstanceOf(BackupError);
+    expect((refused.error as Error).message).toMatch(
+      /^The target installation is not empty \(\w+: \d+ rows?, .* and \d+ more tables\)\. Restore only into an empty installation/,
     );
-    expect(refused.code).toBe(1);
     const after = await openTarget(target);
     expect(await fingerprint(after.db)).toEqual(targetFingerprint);
     await after.close();
@@ -423,9 +500,22 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
     expect((await ask(`Bearer ${"x".repeat(info?.secret.length ?? 0)}`)).status).toBe(401);
     const ok = await ask(`Bearer ${info?.secret}`);
     expect(ok.status).toBe(200);
-    expect(zlib.gunzipSync(Buffer.from(await ok.arrayBuffer())).toString("utf8")).toMatch(
-      /^\{"\$":"carecampus-backup"/,
-    );
+    // A backup begins: its first line shows it (the whole file is what beforeAll's backup read
+    // through this channel). The reader then goes away, as a stopped `npm run backup` would.
+    const reader = (ok.body as ReadableStream<Uint8Array>).getReader();
+    const received: Uint8Array[] = [];
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received.push(value);
+      text = zlib.gunzipSync(Buffer.concat(received), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString("utf8");
+    }
+    await reader.cancel();
+    expect(text).toMatch(/^\{"\$":"carecampus-backup"/);
+    // The server gives up that backup: the database answers again (PGlite's one session waits
+    // for the backup's transaction).
+    await ctx.deps.database.db.execute(sql`select 1`);
     // Only the loopback address: another interface of this machine gets no answer.
     const other = Object.values(os.networkInterfaces())
       .flat()
@@ -437,11 +527,15 @@ describe.skipIf(onPostgres)("the backup channel of a PGlite server", () => {
   });
 
   it("reads a stopped installation directly, past a channel file its killed server left", async () => {
-    // The restored installation, closed: nobody holds it. A stale channel file names a dead port.
-    fs.writeFileSync(path.join(target.dataDir, CHANNEL_FILE), JSON.stringify({ port: 1, secret: "gone", pid: 1 }));
+    // An installation nobody holds: a copy of the run's template (test/global-setup.ts), closed.
+    // A stale channel file names a dead port.
+    const dataDir = fs.mkdtempSync(path.join(work, "stopped-"));
+    copyPgliteTemplate(dataDir);
+    fs.writeFileSync(path.join(dataDir, CHANNEL_FILE), JSON.stringify({ port: 1, secret: "gone", pid: 1 }));
     const file = path.join(work, "stopped.ccb");
-    await backupInstallation({ dataDir: target.dataDir }, file);
+    // backupInstallation reads back and checks what it wrote: its manifest is the file's.
+    const { manifest } = await backupInstallation({ dataDir }, file);
     const names = (m: { tables: { name: string }[] }) => m.tables.map((t) => t.name);
-    expect(names((await checkBackup(file)).manifest)).toEqual(names((await checkBackup(backupFile)).manifest));
+    expect(names(manifest)).toEqual(names((await checkedBackup()).manifest));
   });
 });
