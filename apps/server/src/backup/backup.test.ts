@@ -459,13 +459,20 @@ describe("a backup while the server writes", () => {
   });
 });
 
-// One real command, a process of its own (started by beforeAll): on a busy two-core machine it can
-// take longer than the default 30 s, as the seeding kill test in bootstrap.test.ts. The other
-// commands run in this process, through the same runBackupCommand that cli.ts runs.
+// Two real commands, processes of their own (a failing one started by beforeAll, a backup here):
+// on a busy two-core machine they can take longer than the default 30 s, as the seeding kill test
+// in bootstrap.test.ts. The other commands run in this process, through the same
+// runBackupCommand that cli.ts runs.
 describe("npm run backup and npm run restore", { timeout: 120_000 }, () => {
   it("back up the running installation, check the file, and refuse a file that is no backup (exit code 1) or an installation with data, leaving it as it was", async () => {
     expect(backupRun.error).toBeNull();
     expect(backupRun.printed).toMatch(/^Wrote .*backup\.ccb: .* tables, \d+ rows; checked\./);
+    // Success as a process too: the real command backs up the running installation, prints, and
+    // exits with 0 (nothing it opened keeps it alive).
+    const real = await cli(["backup", path.join(work, "cli.ccb")], source);
+    expect(real.stderr).toBe("");
+    expect(real.stdout).toMatch(/^Wrote .*cli\.ccb: .* tables, \d+ rows; checked\./);
+    expect(real.code).toBe(0);
     // An error: its reason on standard error, exit code 1.
     const notBackup = await notBackupCommand;
     expect(notBackup?.stdout).toBe("");
