@@ -43,7 +43,8 @@ const DISABLED_FEATURES = [
  * Chromium's own headless mode, every test passing either way.
  */
 const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
-const executablePath = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
+const executablePath =
+  process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 const chromium = {
   ...devices["Desktop Chrome"],
