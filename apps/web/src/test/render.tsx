@@ -1,7 +1,7 @@
 import type { Role, User } from "@carecampus/contract";
 import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, configure, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
 import { vi } from "vitest";
@@ -13,6 +13,14 @@ import { sessionStore } from "../session/store";
  * session of a chosen role. Mantine's test environment renders without transitions and portals,
  * so a menu's items are in the document as soon as it opens.
  */
+
+/*
+ * findBy… and waitFor give up after 1 s by default. These tests run beside the API and browser
+ * tests on two cores, where a save's round of renders (a held request released, a navigation, a
+ * toast) took longer than that now and then and failed a test whose screen was right. They wait
+ * up to 10 s; a test that passes still passes as soon as its element shows.
+ */
+configure({ asyncUtilTimeout: 10_000 });
 
 /** What jsdom lacks and Mantine asks for. */
 function polyfill(): void {
