@@ -470,6 +470,8 @@ export async function applyPreference(page: Page, property: "theme" | "language"
       ),
     )
     .toBe(property === "language" && value === "br" ? "pt-BR" : value);
+  // A new theme's colours come with a transition: what follows measures the theme, not half-way.
+  if (property === "theme") await transitionsDone(page);
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   THEMES,
   text,
   trainingPlace,
-  transitionsDone,
 } from "./helpers";
 
 /**
@@ -518,8 +517,6 @@ async function checkScreen(
   await expectNoSidewaysScroll(page, where);
   if (options.each) {
     await applyPreference(page, "theme", "dark");
-    // The colours change with a transition: measured half-way, a mark has neither theme's contrast.
-    await transitionsDone(page);
     await options.each("dark");
     await applyPreference(page, "theme", THEMES[0]);
   }

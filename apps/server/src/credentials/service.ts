@@ -6,6 +6,7 @@ import { cryptosuite as eddsaRdfc2022 } from "@digitalbazaar/eddsa-rdfc-2022-cry
 import * as vc from "@digitalbazaar/vc";
 import { and, asc, count, desc, eq, gte, isNotNull, isNull, or } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
+import { issuedCertificateColumns, withCertificateContext } from "../db/certificates";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import {
@@ -14,9 +15,6 @@ import {
   certificates,
   credentialKeys,
   credentialStatusLists,
-  facilities,
-  topics,
-  trainings,
   users,
 } from "../db/schema";
 import { runTransaction } from "../db/transaction";
@@ -103,33 +101,9 @@ export async function credentialCertificates(db: Db, actor: Actor, userId: numbe
  * certificates/, because certificates/ uses this folder (revocation sets the status bit).
  */
 export async function viewCertificate(db: Db, actor: Actor, id: number) {
-  const [row] = await db
-    .select({
-      id: certificates.id,
-      userId: certificates.userId,
-      acquiredAt: certificates.acquiredAt,
-      expiresAt: certificates.expiresAt,
-      revokedAt: certificates.revokedAt,
-      points: certificates.points,
-      code: certificates.verificationCode,
-      login: users.login,
-      name: users.name,
-      surname: users.surname,
-      facilityId: users.facilityId,
-      facility: facilities.name,
-      trainingId: trainings.id,
-      training: trainings.name,
-      description: trainings.description,
-      passive: trainings.passive,
-      legalBasis: trainings.legalBasis,
-      topic: topics.name,
-    })
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(eq(certificates.id, id));
+  const [row] = await withCertificateContext(db.select(issuedCertificateColumns).from(certificates).$dynamic()).where(
+    eq(certificates.id, id),
+  );
   if (!row) throw notFound("certificate.view");
   assertMay(actor, "certificate.view", { id: row.userId, facilityId: row.facilityId });
   return row;

@@ -8,12 +8,13 @@ import {
   personName,
 } from "@carecampus/contract";
 import archiver from "archiver";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { escapeHtml } from "../authoring/question-bank/text";
 import { renderCertificate } from "../certificates/pdf";
 import { type CertificateLook, certificateData, fileNamePart } from "../certificates/service";
+import { issuedCertificateColumns, withCertificateContext } from "../db/certificates";
 import type { Db } from "../db/client";
-import { certificates, facilities, partnerCertificates, preferences, topics, trainings, users } from "../db/schema";
+import { certificates, partnerCertificates, preferences } from "../db/schema";
 import { mailLanguage } from "../mail/templates";
 import { type CategoryData, collectPersonData } from "./collect";
 import type { PersonKeys } from "./registry";
@@ -46,26 +47,16 @@ const slug = (s: string) => fileNamePart(s) || "x";
 
 /** The certificates of a person: each issued certificate (the partner's PDF where a partner course earned it), then partner certificates counted as none. */
 async function certificateFiles(db: Db, person: PersonKeys, look: CertificateLook): Promise<CertificateFile[]> {
-  const rows = await db
-    .select({
-      id: certificates.id,
-      acquiredAt: certificates.acquiredAt,
-      expiresAt: certificates.expiresAt,
-      revokedAt: certificates.revokedAt,
-      points: certificates.points,
-      code: certificates.verificationCode,
-      facility: facilities.name,
-      training: trainings.name,
-      passive: trainings.passive,
-      legalBasis: trainings.legalBasis,
-      topic: topics.name,
-      partnerPdf: partnerCertificates.content,
-    })
-    .from(certificates)
-    .innerJoin(users, eq(users.id, certificates.userId))
-    .leftJoin(facilities, eq(facilities.id, users.facilityId))
-    .innerJoin(trainings, eq(trainings.id, certificates.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
+  const rows = await withCertificateContext(
+    db
+      .select({
+        ...issuedCertificateColumns,
+        // Left-joined: the null is said here (a select in dynamic mode keeps a column's own type).
+        partnerPdf: sql<Uint8Array | null>`${partnerCertificates.content}`,
+      })
+      .from(certificates)
+      .$dynamic(),
+  )
     .leftJoin(partnerCertificates, eq(partnerCertificates.certificateId, certificates.id))
     .where(eq(certificates.userId, person.id))
     .orderBy(asc(certificates.acquiredAt), asc(certificates.id));
@@ -74,9 +65,7 @@ async function certificateFiles(db: Db, person: PersonKeys, look: CertificateLoo
     training: row.training,
     acquiredAt: row.acquiredAt,
     expiresAt: row.expiresAt,
-    pdf:
-      row.partnerPdf ??
-      (() => renderCertificate(certificateData({ ...row, name: person.name, surname: person.surname }, look))),
+    pdf: row.partnerPdf ?? (() => renderCertificate(certificateData(row, look))),
   }));
   const partnerOnly = await db
     .select({
