@@ -353,6 +353,27 @@ export const quizAttempts = pgTable(
   ],
 );
 
+/**
+ * Answers sent with an Idempotency-Key (issue 30): the first request's answer, kept so that the
+ * same key sent again (a phone resending after a dropped connection, on any server) gets the same
+ * answer and records nothing twice. `request` is a hash of what was asked (the question's path,
+ * practice and the chosen answers): the same key with another request is refused. The limits job
+ * deletes rows after ANSWER_KEY_DAYS.
+ */
+export const answerRequests = pgTable(
+  "answer_requests",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    request: text("request").notNull(),
+    response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("answer_requests_created_idx").on(t.createdAt)],
+);
+
 /** Every certificate ever issued (history); the newest per user and training is the active one. */
 export const certificates = pgTable(
   "certificates",

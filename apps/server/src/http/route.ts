@@ -19,6 +19,7 @@ type SchemaOf<E extends Endpoint> = {
   params: Part<E, "params">;
   querystring: Part<E, "query">;
   body: Part<E, "body">;
+  headers: Part<E, "headers">;
   response: Part<E, "response"> extends z.ZodType ? { 200: Part<E, "response"> } : unknown;
 };
 
@@ -68,6 +69,7 @@ export function route<E extends Endpoint>(
       ...(endpoint.params && { params: endpoint.params }),
       ...(endpoint.query && { querystring: endpoint.query }),
       ...(endpoint.body && { body: endpoint.body }),
+      ...(endpoint.headers && { headers: endpoint.headers }),
       ...(Object.keys(response).length > 0 && { response }),
     },
     handler: handler as RouteHandlerMethod,

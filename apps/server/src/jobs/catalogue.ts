@@ -1,6 +1,7 @@
 import { runCalendarReminders } from "../calendar/reminders";
 import { type AdvisoryKey, advisoryKey } from "../db/locks";
 import type { AppDeps } from "../deps";
+import { pruneAnswerRequests } from "../learning/answer-keys";
 import { sendDueMails } from "../mail/outbox";
 import { runExpiryJob } from "../notifications/expiry-job";
 import { runRetentionJob } from "../privacy/retention";
@@ -19,6 +20,7 @@ export const JOB_LOCKS = {
   rateLimitCleanup: advisoryKey("jobs", 4),
   storageCleanup: advisoryKey("jobs", 5),
   retention: advisoryKey("jobs", 6),
+  answerKeyCleanup: advisoryKey("jobs", 7),
 } as const;
 
 export const JOB_NAMES = {
@@ -28,6 +30,7 @@ export const JOB_NAMES = {
   rateLimitCleanup: "rate-limit-cleanup",
   storageCleanup: "storage-cleanup",
   retention: "retention",
+  answerKeyCleanup: "answer-key-cleanup",
 } as const;
 
 export type JobDeps = Pick<AppDeps, "database" | "mailer" | "config" | "now">;
@@ -106,6 +109,14 @@ export const JOBS: readonly Job[] = [
     pattern: "17 * * * *",
     lock: JOB_LOCKS.rateLimitCleanup,
     run: (deps, now) => pruneRateLimits(deps.database.db, now),
+    report() {},
+  },
+  {
+    name: JOB_NAMES.answerKeyCleanup,
+    // Hourly: the kept answers of Idempotency-Keys older than ANSWER_KEY_DAYS (learning/answer-keys.ts).
+    pattern: "29 * * * *",
+    lock: JOB_LOCKS.answerKeyCleanup,
+    run: (deps, now) => pruneAnswerRequests(deps.database.db, now),
     report() {},
   },
   {

@@ -56,6 +56,7 @@ describe("the job catalogue", () => {
       JOB_NAMES.calendarReminders,
       JOB_NAMES.mailSender,
       JOB_NAMES.rateLimitCleanup,
+      JOB_NAMES.answerKeyCleanup,
       JOB_NAMES.storageCleanup,
       JOB_NAMES.retention,
     ]);
@@ -65,6 +66,7 @@ describe("the job catalogue", () => {
       JOB_LOCKS.calendarReminders,
       JOB_LOCKS.mailSender,
       JOB_LOCKS.rateLimitCleanup,
+      JOB_LOCKS.answerKeyCleanup,
       JOB_LOCKS.storageCleanup,
       JOB_LOCKS.retention,
     ]);

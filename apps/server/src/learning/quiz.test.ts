@@ -14,7 +14,16 @@ import {
 } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { answers, certificates, questionnaires, questions, quizAttempts, trainings } from "../db/schema";
+import {
+  answerRequests,
+  answers,
+  certificates,
+  questionnaires,
+  questions,
+  quizAttempts,
+  trainings,
+} from "../db/schema";
+import { pruneAnswerRequests } from "./answer-keys";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -195,6 +204,83 @@ describe("quiz rounds", () => {
     const rows = await ctx.deps.database.db.select().from(quizAttempts).where(eq(quizAttempts.userId, u.id));
     expect(rows).toHaveLength(1);
     expect(results.map((r) => r.json().count)).toEqual([1, 1]);
+  });
+
+  it("answers the same Idempotency-Key with the first answer and records it once, also sent twice at once (issue 30)", async () => {
+    const u = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const token = await login(ctx, u.login);
+    await pass(token, ids.qn1);
+    // The training's last question: its answer issues the certificate, which a phone that lost
+    // the answer must still be told when it sends again.
+    const { question } = await nextQuestion(token, ids.qn2);
+    const right = await rightAnswers(question.id);
+    const url = `${base()}/${ids.qn2}/questions/${question.id}/answers`;
+    const send = (key: string, chosen = right, who = token) =>
+      ctx.app.inject({ method: "POST", url, headers: { ...bearer(who), "idempotency-key": key }, payload: chosen });
+    const key = "0b7c6f1e-5d7a-4c1b-9a43-2f0d7c1e9b55";
+    const twice = await Promise.all([send(key), send(key)]);
+    const third = await send(key);
+    for (const res of [...twice, third]) expect(res.statusCode, res.body).toBe(200);
+    const first = twice[0]?.json();
+    expect(first.finished).toMatchObject({ success: true, message: "quiz.finished.certificate" });
+    expect(twice[1]?.json()).toEqual(first);
+    expect(third.json()).toEqual(first);
+    const db = ctx.deps.database.db;
+    const recorded = await db
+      .select()
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.userId, u.id), eq(quizAttempts.questionnaireId, ids.qn2)));
+    expect(recorded).toHaveLength(1);
+    expect(await db.select().from(certificates).where(eq(certificates.userId, u.id))).toHaveLength(1);
+    // Without the key the same answer is a repeat: recorded once, but the round's end is not told again.
+    expect((await answer(token, ids.qn2, question.id, right)).json().finished).toBeNull();
+
+    // The key with other answers is refused, and changes nothing.
+    const other = await send(key, [await wrongAnswer(question.id)]);
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ error_code: ErrorCode.conflict, status_code: 409 });
+    // A key that is no key is a validation error.
+    for (const bad of ["short", "x".repeat(129), "has space 12345", "ümlaut-12345"]) {
+      const res = await send(bad);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().error_code, bad).toBe(ErrorCode.validation);
+    }
+    expect(
+      await db
+        .select()
+        .from(quizAttempts)
+        .where(and(eq(quizAttempts.userId, u.id), eq(quizAttempts.questionnaireId, ids.qn2))),
+    ).toHaveLength(1);
+    expect(await db.select().from(answerRequests).where(eq(answerRequests.userId, u.id))).toHaveLength(1);
+
+    // Keys are the learner's own: another learner's same key is another request.
+    const v = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const vToken = await login(ctx, v.login);
+    const theirs = await ctx.app.inject({
+      method: "POST",
+      url: `${base()}/${ids.qn1}/questions/${(await nextQuestion(vToken, ids.qn1)).question.id}/answers`,
+      headers: { ...bearer(vToken), "idempotency-key": key },
+      payload: [await wrongAnswer((await nextQuestion(vToken, ids.qn1)).question.id)],
+    });
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    expect(theirs.json()).toMatchObject({ is_correct: false, finished: null });
+  });
+
+  it("keeps a key's answer for seven days: the answer-key job deletes older ones", async () => {
+    const u = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const db = ctx.deps.database.db;
+    const now = new Date();
+    const day = 86_400_000;
+    await db.insert(answerRequests).values([
+      { userId: u.id, key: "old-key-0001", request: "r", response: {}, createdAt: new Date(now.getTime() - 8 * day) },
+      { userId: u.id, key: "new-key-0001", request: "r", response: {}, createdAt: new Date(now.getTime() - 6 * day) },
+    ]);
+    expect(await pruneAnswerRequests(db, now)).toMatchObject({ pruned: 1 });
+    const left = await db
+      .select({ key: answerRequests.key })
+      .from(answerRequests)
+      .where(eq(answerRequests.userId, u.id));
+    expect(left).toEqual([{ key: "new-key-0001" }]);
   });
 
   it("never sends the right answers, explanation or hint with a question", async () => {

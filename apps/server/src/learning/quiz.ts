@@ -12,10 +12,11 @@ import {
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../access/policy";
 import { issueCertificate } from "../certificates/service";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
+import { answerRequestHash, keepAnswer, keptAnswer } from "./answer-keys";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
 import { ownHelp } from "./own-help";
 import {
@@ -205,6 +206,8 @@ export async function submitAnswer(
   zone: string,
   allowAgain: boolean,
   practice = false,
+  /** The request's Idempotency-Key (answer-keys.ts), when it sent one. */
+  idempotencyKey?: string,
 ): Promise<AnswerResult> {
   const userId = learner.id;
   const view = await contentView(db);
@@ -229,14 +232,9 @@ export async function submitAnswer(
   let snapshot: Snapshot | null = null;
   let recorded: { attempt: AttemptRow; alreadyRight: boolean } | null = null;
   let certified = false;
-  await db.transaction(async (tx) => {
-    // Serialise this learner's answers: the round bookkeeping stays exact. Per learner, not per
-    // questionnaire: the last answers of two questionnaires of one training, given at once (two
-    // tabs, the offline outbox), would each read the other questionnaire as unfinished and neither
-    // would issue the certificate. A learner answers one question at a time, so nothing is lost by
-    // waiting, and the key is the user id itself: no hash of two ids, so no two learners ever wait
-    // on each other.
-    await lockForTransaction(tx, "quiz", userId);
+  const request = idempotencyKey === undefined ? "" : answerRequestHash(path, practice, chosen);
+  /** Records the answer, when it is one to record; sets what the answer's result is built from. */
+  const record = async (tx: Tx): Promise<void> => {
     // With the progress, whether the learner asked for help with this question (the answer does
     // not change it): in the statement the transaction reads anyway.
     snapshot = await loadSnapshot(tx, userId, now, zone, {
@@ -307,35 +305,58 @@ export async function submitAnswer(
         text: QuizFinishedLinkKey.download,
       },
     };
-  });
-
-  // The progress as it is now (content and assignments are those the transaction read): the
-  // answer just recorded is added in memory; only a new certificate makes it read again.
-  const before = snapshot as unknown as Snapshot;
-  const change = recorded as { attempt: AttemptRow; alreadyRight: boolean } | null;
-  const current = !change
-    ? before
-    : certified
-      ? await reloadProgress(db, before, now, zone)
-      : withAttempt(before, path.questionnaireId, change.attempt, change.alreadyRight, now, zone);
-  const after = locate(current, path);
-  // Practice (never certified) counts its own cycle's right answers, the one just given too.
-  const practiceCount = practice
-    ? roundState(userId, practiceCycle(after.training), after.questionnaire.id, view, current.attempts).correct.size
-    : undefined;
-  return {
-    answers_correct: rightIds,
-    is_correct: isCorrect,
-    explanation: question.explanation,
-    hint: question.hint,
-    media:
-      question.mediaId && (question.mediaKind === "image" || question.mediaKind === "video")
-        ? { type: question.mediaKind, id: question.mediaId }
-        : null,
-    topic: toTopic(after.topic, now, zone),
-    help: before.help ?? { open: false, replies: [] },
-    finished,
-    count: practiceCount ?? after.questionnaire.count,
-    total: after.questionnaire.total,
   };
+
+  /** The answer's result: the progress as it is now, in the transaction that recorded it. */
+  const result = async (tx: Tx): Promise<AnswerResult> => {
+    // Content and assignments are those the transaction read: the answer just recorded is added
+    // in memory; only a new certificate makes it read again.
+    const before = snapshot as unknown as Snapshot;
+    const change = recorded as { attempt: AttemptRow; alreadyRight: boolean } | null;
+    const current = !change
+      ? before
+      : certified
+        ? await reloadProgress(tx, before, now, zone)
+        : withAttempt(before, path.questionnaireId, change.attempt, change.alreadyRight, now, zone);
+    const after = locate(current, path);
+    // Practice (never certified) counts its own cycle's right answers, the one just given too.
+    const practiceCount = practice
+      ? roundState(userId, practiceCycle(after.training), after.questionnaire.id, view, current.attempts).correct.size
+      : undefined;
+    return {
+      answers_correct: rightIds,
+      is_correct: isCorrect,
+      explanation: question.explanation,
+      hint: question.hint,
+      media:
+        question.mediaId && (question.mediaKind === "image" || question.mediaKind === "video")
+          ? { type: question.mediaKind, id: question.mediaId }
+          : null,
+      topic: toTopic(after.topic, now, zone),
+      help: before.help ?? { open: false, replies: [] },
+      finished,
+      count: practiceCount ?? after.questionnaire.count,
+      total: after.questionnaire.total,
+    };
+  };
+
+  return db.transaction(async (tx) => {
+    // Serialise this learner's answers: the round bookkeeping stays exact. Per learner, not per
+    // questionnaire: the last answers of two questionnaires of one training, given at once (two
+    // tabs, the offline outbox), would each read the other questionnaire as unfinished and neither
+    // would issue the certificate. A learner answers one question at a time, so nothing is lost by
+    // waiting, and the key is the user id itself: no hash of two ids, so no two learners ever wait
+    // on each other.
+    await lockForTransaction(tx, "quiz", userId);
+    // The same Idempotency-Key again (a resend, on any server): the first request's answer, once
+    // that request has committed (it held this lock).
+    if (idempotencyKey !== undefined) {
+      const kept = await keptAnswer(tx, userId, idempotencyKey, request);
+      if (kept) return kept;
+    }
+    await record(tx);
+    const answer = await result(tx);
+    if (idempotencyKey !== undefined) await keepAnswer(tx, userId, idempotencyKey, request, answer);
+    return answer;
+  });
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, endpoints } from "@carecampus/contract";
+import { ErrorCode, endpoints, IDEMPOTENCY_KEY_HEADER } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { mayEditQuestionnaire } from "../access/policy";
 import { dbClock } from "../deps";
@@ -105,6 +105,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         zone,
         allowAgain(),
         request.query.practice === "true",
+        request.headers[IDEMPOTENCY_KEY_HEADER],
       ),
   );
 

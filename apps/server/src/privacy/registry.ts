@@ -9,6 +9,7 @@ import { type ExportCategory, loginKey, type PrivacyPart, personName } from "@ca
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
+  answerRequests,
   auditLog,
   calendarEvents,
   calendarFeeds,
@@ -294,6 +295,32 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         rule: "keep-anonymous",
         why: "Answer statistics per question stay; the row holds no text.",
       }),
+    ],
+  },
+  {
+    table: answerRequests,
+    purpose:
+      "The answer to a quiz answer sent with an Idempotency-Key, kept for seven days so that a phone's resend gets it again.",
+    personal: [
+      { column: answerRequests.userId, holds: "user-id" },
+      { column: answerRequests.key, holds: "fact" },
+      { column: answerRequests.response, holds: "document" },
+    ],
+    links: [
+      {
+        column: answerRequests.userId,
+        by: "user-id",
+        role: "subject",
+        export: {
+          category: "none",
+          reason:
+            "A copy of an answer's result for at most seven days; the answers and progress are in their own files.",
+        },
+        erasure: {
+          rule: "keep-until-retention",
+          why: "The answer-key job deletes rows after seven days; erasure deletes any of the person's left.",
+        },
+      },
     ],
   },
   {

@@ -33,6 +33,7 @@ beforeAll(async () => {
           body: request.body ?? null,
           auth: request.headers.authorization ?? null,
           contentType: request.headers["content-type"] ?? null,
+          idempotencyKey: request.headers["idempotency-key"] ?? null,
         });
       },
     });
@@ -41,6 +42,7 @@ beforeAll(async () => {
   echo(endpoints.overviewTopic);
   echo(endpoints.adminUserImport);
   echo(endpoints.questionNext);
+  echo(endpoints.answerSubmit);
   server.route({
     method: "POST",
     url: `${API_PREFIX}${endpoints.login.path}`,
@@ -130,6 +132,18 @@ describe("call", () => {
     expect(hits).toEqual(["POST /api/auth/admin/users?deleteNotIncludedUsers=false&dryRun=true"]);
     expect(res.body).toEqual(rows);
     expect(res.contentType).toBe("application/json");
+  });
+
+  it("sends a call's own headers (the answer's Idempotency-Key) beside the token", async () => {
+    const { call } = api();
+    const res = (await call(endpoints.answerSubmit, {
+      params: { topic: 1, training: 2, q: 3, question: 4 },
+      body: [5],
+      headers: { "idempotency-key": "abcdef0123456789" },
+    })) as unknown as { idempotencyKey: string; auth: string | null; body: unknown };
+    expect(res.idempotencyKey).toBe("abcdef0123456789");
+    expect(res.auth).not.toBeNull();
+    expect(res.body).toEqual([5]);
   });
 
   it("shares identical GETs in flight, and only those", async () => {

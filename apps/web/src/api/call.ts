@@ -42,6 +42,8 @@ export type CallArgs<R extends JsonRoute> = Part<"params", ParamsOf<SpecOf<R>>> 
     silent?: boolean;
     /** Call with this token instead of the session's (a token from a link); no session handling. */
     token?: string;
+    /** Request headers of the call's own (the answer's Idempotency-Key). */
+    headers?: Readonly<Record<string, string>>;
   };
 
 export type UrlArgs<R extends DownloadRoute> = Part<"params", ParamsOf<SpecOf<R>>> &
@@ -72,7 +74,7 @@ export function createCaller(config: CallerConfig) {
 
   async function send(endpoint: JsonRoute, url: string, args: CallArgs<JsonRoute>): Promise<unknown> {
     const token = args.token ?? config.token();
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { ...args.headers, accept: "application/json" };
     if (token) headers.authorization = `Bearer ${token}`;
     if (args.body !== undefined) headers["content-type"] = "application/json";
     let res: Response;

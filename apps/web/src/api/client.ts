@@ -12,6 +12,8 @@ export { ApiError } from "./call";
  */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
+    // Status 0: no answer came (offline, the connection dropped), not an error of the server's.
+    if (error.status === 0) return i18n.t("errors.network");
     const code = error.code;
     if (code !== undefined && i18n.exists(`errors.${code}`)) return i18n.t(`errors.${code}`);
     if (error.body?.message) return error.body.message;

@@ -21,6 +21,8 @@ export interface EndpointSpec {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** Request headers the call reads besides the token (a loose object: other headers pass). */
+  headers?: z.ZodType;
   /** The 200 answer of a JSON call; a download has none. */
   response?: z.ZodType;
   /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  AnswerHeaders,
   AnswerRequest,
   AnswerResult,
   NextQuestion,
@@ -12,7 +13,7 @@ import {
   TrainingDetail,
   TrainingParams,
 } from "../schemas/learning";
-import { AUTHED, type EndpointSpec } from "./common";
+import { AUTHED, type EndpointSpec, WRITES } from "./common";
 
 /** Learning (employees): the learner's topics, trainings and questions (server: learning/). */
 export const learningEndpoints = {
@@ -58,10 +59,11 @@ export const learningEndpoints = {
     params: QuestionParams,
     query: PracticeQuery,
     body: AnswerRequest,
+    headers: AnswerHeaders,
     response: AnswerResult,
-    errors: AUTHED,
+    errors: WRITES,
     tags: ["learning"],
     description:
-      "Answers a question with the chosen answer ids: the verdict, explanation and round result. A question the learner cannot be asked (a draft, another facility's own) is 1007 before any other check.",
+      "Answers a question with the chosen answer ids: the verdict, explanation and round result. A question the learner cannot be asked (a draft, another facility's own) is 1007 before any other check. With an Idempotency-Key header the same key gets the first answer again and records nothing twice; the same key with another question or other answers is 409 (1105).",
   },
 } as const satisfies Record<string, EndpointSpec>;

@@ -128,6 +128,19 @@ export type NextQuestion = z.infer<typeof NextQuestion>;
 
 export const AnswerRequest = z.array(Id).min(1).max(10).meta({ id: "AnswerRequest" });
 
+/**
+ * The answer POST's optional Idempotency-Key header (issue 30): a key the client makes for one
+ * answer and sends again with every retry of it. The same key with the same request gets the first
+ * answer again and records nothing twice (on any server); with another request it is refused (409).
+ * 8 to 128 letters, digits and `._:-` (a UUID or a hex string fits).
+ */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{8,128}$/, "8 to 128 letters, digits and ._:-")
+  .meta({ id: "IdempotencyKey" });
+export const AnswerHeaders = z.looseObject({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKey.optional() });
+
 export const Finished = z
   .object({
     success: z.boolean(),

@@ -22,6 +22,7 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from "react"
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { authedHref, call, freshLink, showSuccess } from "../../api/client";
+import { answerKeys } from "../../api/idempotency";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "../../components/quiz/feedback";
@@ -91,12 +92,15 @@ function Quiz() {
   const practice = useSearchParams()[0].get("practice") === "true";
 
   const training = useTraining(topicId, trainingId);
+  // A resend of the same answer (after a failed send) carries the same key: recorded once.
+  const [answerKey] = useState(answerKeys);
   const quiz = useQuiz({
     sendAnswer: (q, answers) =>
       call(api.answerSubmit, {
         params: { topic: topicId, training: trainingId, q: questionnaireId, question: q.id },
         query: { practice: practice ? "true" : undefined },
         body: answers,
+        headers: answerKey(q, answers),
       }),
     feedback: (right) => pickFeedback(right, i18n.language),
     onAnswered: (res) => {

@@ -1,0 +1,73 @@
+import crypto from "node:crypto";
+import { type AnswerResult, ErrorCode } from "@carecampus/contract";
+import { and, eq, lt } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { answerRequests } from "../db/schema";
+import { AppError } from "../errors";
+
+/*
+ * Idempotency-Keys of the answer POST (issue 30): a phone that lost its connection sends the same
+ * answer again with the same key, perhaps to another server. The first request's answer is kept
+ * with the key, in the transaction that records the answer and under the learner's quiz lock
+ * (quiz.ts), so a second request with the key (at once or later, on any server) waits for the
+ * first and gets its answer, and nothing is recorded twice.
+ */
+
+/** How long a key's answer is kept: a phone offline over a long weekend still gets it. */
+export const ANSWER_KEY_DAYS = 7;
+
+/** What an answer request asks, as the key's fingerprint: the question's path, practice and the chosen answers. */
+export function answerRequestHash(
+  path: { topicId: number; trainingId: number; questionnaireId: number; questionId: number },
+  practice: boolean,
+  answerIds: readonly number[],
+): string {
+  const chosen = [...new Set(answerIds)].sort((a, b) => a - b);
+  const asked = [path.topicId, path.trainingId, path.questionnaireId, path.questionId, practice, chosen];
+  return crypto.createHash("sha256").update(JSON.stringify(asked)).digest("base64url");
+}
+
+/**
+ * The answer kept for the learner's key, when there is one; 409 (1105) when the key was used for
+ * another request. Read under the learner's quiz lock.
+ */
+export async function keptAnswer(
+  tx: Tx,
+  userId: number,
+  key: string,
+  request: string,
+): Promise<AnswerResult | undefined> {
+  const [row] = await tx
+    .select({ request: answerRequests.request, response: answerRequests.response })
+    .from(answerRequests)
+    .where(and(eq(answerRequests.userId, userId), eq(answerRequests.key, key)));
+  if (!row) return undefined;
+  if (row.request !== request) {
+    throw new AppError(ErrorCode.conflict, "This Idempotency-Key was sent with another answer: use a new key");
+  }
+  return row.response as unknown as AnswerResult;
+}
+
+/** Keeps the answer for the learner's key, in the transaction that recorded it. */
+export async function keepAnswer(
+  tx: Tx,
+  userId: number,
+  key: string,
+  request: string,
+  response: AnswerResult,
+): Promise<void> {
+  await tx
+    .insert(answerRequests)
+    .values({ userId, key, request, response: response as unknown as Record<string, unknown> })
+    .onConflictDoNothing();
+}
+
+/** For the answer-key job: deletes the answers of keys older than ANSWER_KEY_DAYS. */
+export async function pruneAnswerRequests(db: Db, now: Date): Promise<{ pruned: number }> {
+  const before = new Date(now.getTime() - ANSWER_KEY_DAYS * 86_400_000);
+  const gone = await db
+    .delete(answerRequests)
+    .where(lt(answerRequests.createdAt, before))
+    .returning({ key: answerRequests.key });
+  return { pruned: gone.length };
+}
