@@ -235,6 +235,10 @@ export async function submitAnswer(
   const request = idempotencyKey === undefined ? "" : answerRequestHash(path, practice, chosen);
   /** Records the answer, when it is one to record; sets what the answer's result is built from. */
   const record = async (tx: Tx): Promise<void> => {
+    // From nothing each time: work run again (a retried transaction) must not see an earlier try's.
+    finished = null;
+    recorded = null;
+    certified = false;
     // With the progress, whether the learner asked for help with this question (the answer does
     // not change it): in the statement the transaction reads anyway.
     snapshot = await loadSnapshot(tx, userId, now, zone, {
