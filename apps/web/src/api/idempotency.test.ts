@@ -10,7 +10,8 @@ describe("answer keys (Idempotency-Key)", () => {
   });
 
   it("stay the same while the same answer is sent again, and change with another answer", () => {
-    const keyOf = answerKeys();
+    const keys = answerKeys();
+    const keyOf = keys.headers;
     const q = { id: 7, round: 1 };
     const first = keyOf(q, [3, 1])[IDEMPOTENCY_KEY_HEADER];
     expect(keyOf(q, [1, 3])[IDEMPOTENCY_KEY_HEADER]).toBe(first);
@@ -18,5 +19,8 @@ describe("answer keys (Idempotency-Key)", () => {
     expect(otherChoice).not.toBe(first);
     expect(keyOf({ id: 7, round: 2 }, [2])[IDEMPOTENCY_KEY_HEADER]).not.toBe(otherChoice);
     expect(keyOf({ id: 8, round: 2 }, [2])[IDEMPOTENCY_KEY_HEADER]).not.toBe(otherChoice);
+    // An answer kept on the device is sent again with the key it was first sent with.
+    keys.remember({ id: 9, round: 1 }, [4], "kept-key-0001");
+    expect(keyOf({ id: 9, round: 1 }, [4])[IDEMPOTENCY_KEY_HEADER]).toBe("kept-key-0001");
   });
 });

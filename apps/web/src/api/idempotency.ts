@@ -11,18 +11,30 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** One quiz's answer keys (answerKeys). */
+export interface AnswerKeys {
+  /** The header of this answer: the same while the same answer is sent again, new for another. */
+  headers(question: { id: number; round: number }, chosen: readonly number[]): Record<string, string>;
+  /** The key an answer kept on the device was sent with: its resend keeps it. */
+  remember(question: { id: number; round: number }, chosen: readonly number[], key: string): void;
+}
+
 /**
- * The key of an answer: the same while the same answer (question, round, chosen ids) is sent
- * again, a new one for another answer.
+ * The keys of one quiz's answers: the same key while the same answer (question, round, chosen
+ * ids) is sent again, a new one for another answer.
  */
-export function answerKeys(): (
-  question: { id: number; round: number },
-  chosen: readonly number[],
-) => Record<string, string> {
+export function answerKeys(): AnswerKeys {
   let last: { answer: string; key: string } | null = null;
-  return (question, chosen) => {
-    const answer = JSON.stringify([question.id, question.round, [...chosen].sort((a, b) => a - b)]);
-    if (last?.answer !== answer) last = { answer, key: newIdempotencyKey() };
-    return { [IDEMPOTENCY_KEY_HEADER]: last.key };
+  const answerOf = (question: { id: number; round: number }, chosen: readonly number[]) =>
+    JSON.stringify([question.id, question.round, [...chosen].sort((a, b) => a - b)]);
+  return {
+    headers(question, chosen) {
+      const answer = answerOf(question, chosen);
+      if (last?.answer !== answer) last = { answer, key: newIdempotencyKey() };
+      return { [IDEMPOTENCY_KEY_HEADER]: last.key };
+    },
+    remember(question, chosen, key) {
+      last = { answer: answerOf(question, chosen), key };
+    },
   };
 }

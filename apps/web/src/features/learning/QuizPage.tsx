@@ -1,4 +1,4 @@
-import { api, type Questionnaire } from "@carecampus/contract";
+import { api, IDEMPOTENCY_KEY_HEADER, type Questionnaire } from "@carecampus/contract";
 import {
   ActionIcon,
   Alert,
@@ -15,13 +15,13 @@ import {
   Title,
   Tooltip,
 } from "@mantine/core";
-import { IconCheck, IconHelpCircle, IconLock } from "@tabler/icons-react";
+import { IconCheck, IconHelpCircle, IconLock, IconWifiOff } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { authedHref, call, freshLink, showSuccess } from "../../api/client";
+import { authedHref, call, freshLink, showError, showSuccess } from "../../api/client";
 import { answerKeys } from "../../api/idempotency";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
@@ -31,6 +31,17 @@ import classes from "../../components/quiz/quiz.module.css";
 import { canReadAloud } from "../../components/quiz/ReadAloud";
 import { useQuiz } from "../../components/quiz/useQuiz";
 import { invalidateLearning } from "../../queries/learning";
+import { useRequiredSession } from "../../session/store";
+import {
+  ANSWER_TIMEOUT_MS,
+  answerSlot,
+  dropAnswer,
+  type KeptAnswer,
+  keepAnswer,
+  keptAnswer,
+  unsent,
+  untilSent,
+} from "./answer-outbox";
 import { questionnaireLabel } from "./labels";
 import { OwnHelpNote } from "./OwnHelpNote";
 import { useNextQuestion, useTraining } from "./queries";
@@ -92,16 +103,64 @@ function Quiz() {
   const practice = useSearchParams()[0].get("practice") === "true";
 
   const training = useTraining(topicId, trainingId);
-  // A resend of the same answer (after a failed send) carries the same key: recorded once.
+  // Every answer carries an Idempotency-Key, the same on every resend of it: recorded once. An
+  // answer that does not arrive is kept on the device and sent again until it does (answer-outbox.ts).
   const [answerKey] = useState(answerKeys);
-  const quiz = useQuiz({
-    sendAnswer: (q, answers) =>
+  const slot = answerSlot(useRequiredSession().user.id, questionnaireId, practice);
+  /** An answer is kept on the device and waits for the connection. */
+  const [waiting, setWaiting] = useState(false);
+  /** The answer a reload or an earlier visit left on the device (undefined: not read yet). */
+  const [kept, setKept] = useState<KeptAnswer | null | undefined>(undefined);
+  const [left] = useState(() => new AbortController());
+  useEffect(() => () => left.abort(), [left]);
+  useEffect(() => {
+    let current = true;
+    void keptAnswer(slot).then((answer) => current && setKept(answer ?? null));
+    return () => {
+      current = false;
+    };
+  }, [slot]);
+  const sendAnswer = async (q: { id: number; round: number }, answers: number[]) => {
+    const headers = answerKey.headers(q, answers);
+    const send = () =>
       call(api.answerSubmit, {
         params: { topic: topicId, training: trainingId, q: questionnaireId, question: q.id },
         query: { practice: practice ? "true" : undefined },
         body: answers,
-        headers: answerKey(q, answers),
-      }),
+        headers,
+        silent: true,
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
+    try {
+      const result = await send();
+      void dropAnswer(slot);
+      return result;
+    } catch (err) {
+      if (!unsent(err)) {
+        void dropAnswer(slot);
+        showError(err);
+        throw err;
+      }
+    }
+    await keepAnswer({ slot, key: headers[IDEMPOTENCY_KEY_HEADER] ?? "", questionId: q.id, round: q.round, answers });
+    setWaiting(true);
+    try {
+      const result = await untilSent(send, left.signal);
+      void dropAnswer(slot);
+      return result;
+    } catch (err) {
+      // Left the quiz: the answer stays on the device for the next visit.
+      if (!left.signal.aborted) {
+        void dropAnswer(slot);
+        showError(err);
+      }
+      throw err;
+    } finally {
+      if (!left.signal.aborted) setWaiting(false);
+    }
+  };
+  const quiz = useQuiz({
+    sendAnswer,
     feedback: (right) => pickFeedback(right, i18n.language),
     onAnswered: (res) => {
       if (res.is_correct && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
@@ -122,6 +181,31 @@ function Quiz() {
   const question = next.data?.question ?? null;
   const loadingQuestion = phase === "question" && (next.isPending || next.isFetching);
 
+  // An answer left on the device by a reload or an earlier visit: the question it answers is shown
+  // again with that choice and sent with its key; an answer to another question (the server has
+  // it, its reply was lost) is sent in the background, where the server answers it from the key.
+  const sameAnswer = (a: readonly number[], b: readonly number[]) =>
+    a.length === b.length && a.every((id) => b.includes(id));
+  useEffect(() => {
+    if (!kept || phase !== "question" || loadingQuestion) return;
+    if (question && question.id === kept.questionId && question.round === kept.round) {
+      if (selected.length === 0) {
+        answerKey.remember(question, kept.answers, kept.key);
+        quiz.select(kept.answers);
+      } else if (sameAnswer(selected, kept.answers)) {
+        setKept(null);
+        void quiz.send(question).catch(() => {});
+      }
+      return;
+    }
+    setKept(null);
+    answerKey.remember({ id: kept.questionId, round: kept.round }, kept.answers, kept.key);
+    void sendAnswer({ id: kept.questionId, round: kept.round }, kept.answers).then(
+      () => invalidateLearning(queryClient),
+      () => {},
+    );
+  });
+
   // Focus follows the new content: the intro, the question, the pop-up, the verdict, the next action.
   const focusRef = useRef<HTMLElement | null>(null);
   const focusTarget = useCallback<FocusTarget>((el) => {
@@ -135,6 +219,7 @@ function Quiz() {
   if (training.data) {
     if (locked) focusKey = "locked";
     else if (phase === "intro") focusKey = "intro";
+    else if (waiting) focusKey = "waiting";
     else if (wantsQuestion && !loadingQuestion)
       focusKey = phase === "feedback" ? "popup" : question ? `question:${question.id}:${question.round}` : "done";
     else if (phase === "explanation") focusKey = `explanation:${asked?.id}`;
@@ -244,6 +329,24 @@ function Quiz() {
           focusTarget={focusTarget}
         />
       );
+      if (waiting) {
+        body = (
+          <>
+            {body}
+            <Alert
+              color="orange"
+              mt="md"
+              role="status"
+              tabIndex={-1}
+              ref={focusTarget}
+              data-testid="answer-waiting"
+              icon={<IconWifiOff aria-hidden />}
+            >
+              {t("quiz.waiting")}
+            </Alert>
+          </>
+        );
+      }
     }
   } else if (phase === "explanation" && result && asked) {
     body = (
