@@ -331,7 +331,10 @@ test("a content manager follows a help request to a common question and fixes it
   const importing = page.getByRole("dialog", { name: exactly("de", "authoring.import.title") });
   await importing.locator('input[type="file"]').setInputFiles(bank);
   const listed = importing.getByTestId("import-preview");
-  await expect(listed).toContainText(text("de", "authoring.import.unsupported", { type: "essay" }));
+  // The type in words ("Freitext"), not Moodle's id ("essay").
+  await expect(listed).toContainText(
+    text("de", "authoring.import.unsupported", { type: text("de", "authoring.import.types.essay") }),
+  );
   await expect(listed.getByRole("listitem").first()).toContainText(expected.questions[0].text);
   await expectAccessible(page, "question import preview");
   const confirmImport = (lang: string) =>
@@ -341,7 +344,7 @@ test("a content manager follows a help request to a common question and fixes it
   await alsoInEnglish(page, "question import preview", async (t) => {
     const shown = page.getByRole("dialog", { name: t("authoring.import.title"), exact: true });
     await expect(shown.getByTestId("import-preview")).toContainText(
-      t("authoring.import.unsupported", { type: "essay" }),
+      t("authoring.import.unsupported", { type: t("authoring.import.types.essay") }),
     );
     await expect(confirmImport("en")).toBeVisible();
   });

@@ -114,11 +114,17 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
     if (!first) await answerCurrent(page, questions, true);
     if (first) {
       await expect(page.getByRole("heading", { name: "Leider falsch" })).toBeVisible();
-      // The help icon asks for confirmation, then sends a help request.
-      await page.getByRole("button", { name: "Frage unklar? Hilfe anfordern" }).click();
+      // The help button says what it is for in words (not only a '?'), asks for confirmation,
+      // then sends a help request.
+      const helpButton = page.getByRole("button", { name: "Frage unklar? Hilfe anfordern" });
+      await expect(helpButton).toHaveText("Frage unklar?");
+      await expectNothingCutOff(page, "the explanation with its help button");
+      await helpButton.click();
       const help = page.getByRole("dialog", { name: "Hilfe anfordern" });
       await help.getByRole("button", { name: "Hilfe anfordern" }).click();
       await expect(page.getByText("Ihre Hilfeanfrage wurde gesendet")).toBeVisible();
+      // The focus goes to the note that replaced the button, not to the page's body.
+      await expect(page.getByTestId("help-asked")).toBeFocused();
       first = false;
     } else {
       await expect(page.getByRole("heading", { name: "Richtig!" })).toBeVisible();

@@ -119,7 +119,10 @@ export function ImportModal({
                     <List.Item key={`${s.number}-${s.name}`}>
                       {s.name} —{" "}
                       {s.reason === "unsupported-type"
-                        ? t("authoring.import.unsupported", { type: s.source_type })
+                        ? t("authoring.import.unsupported", {
+                            // The type in words ("Kurzantwort"); an id no list names, as the file has it.
+                            type: t(`authoring.import.types.${s.source_type}`, { defaultValue: s.source_type }),
+                          })
                         : t(`authoring.import.reasons.${s.reason}`, { defaultValue: s.detail ?? s.reason })}
                     </List.Item>
                   ))}

@@ -1,6 +1,5 @@
 import { api, IDEMPOTENCY_KEY_HEADER, type Questionnaire } from "@carecampus/contract";
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -13,7 +12,6 @@ import {
   Stack,
   Text,
   Title,
-  Tooltip,
 } from "@mantine/core";
 import { IconCheck, IconHelpCircle, IconLock, IconWifiOff } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -51,18 +49,33 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState(asked);
+  // After sending, the focus goes to the note that replaced the button (not to the page's body).
+  const note = useRef<HTMLDivElement>(null);
+  const [justSent, setJustSent] = useState(false);
+  useEffect(() => {
+    if (justSent) note.current?.focus();
+  }, [justSent]);
   const send = useMutation({
     mutationFn: () => call(api.helpRequestCreate, { body: { question_id: questionId } }),
     // A failure: the client shows the error toast.
     onSuccess: () => {
       showSuccess(t("quiz.help.sent"));
       setSent(true);
+      setJustSent(true);
       setOpen(false);
     },
   });
   if (sent) {
     return (
-      <Badge variant="light" color="blue" size="lg" leftSection={<IconHelpCircle size={16} />} data-testid="help-asked">
+      <Badge
+        variant="light"
+        color="blue"
+        size="lg"
+        leftSection={<IconHelpCircle size={16} />}
+        data-testid="help-asked"
+        ref={note}
+        tabIndex={-1}
+      >
         <Text span size="xs" fw={600} style={{ whiteSpace: "normal" }}>
           {t("quiz.help.asked")}
         </Text>
@@ -71,11 +84,18 @@ function HelpButton({ questionId, asked }: { questionId: number; asked: boolean 
   }
   return (
     <>
-      <Tooltip label={t("quiz.help.button")}>
-        <ActionIcon variant="subtle" size="lg" onClick={() => setOpen(true)} aria-label={t("quiz.help.button")}>
-          <IconHelpCircle size={24} />
-        </ActionIcon>
-      </Tooltip>
+      {/* Words, not only a '?': the name starts with what is shown (WCAG 2.5.3). */}
+      <Button
+        variant="light"
+        size="sm"
+        leftSection={<IconHelpCircle size={20} aria-hidden />}
+        onClick={() => setOpen(true)}
+        aria-label={t("quiz.help.button")}
+        data-testid="help-button"
+        className={classes.helpButton}
+      >
+        {t("quiz.help.short")}
+      </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={t("quiz.help.title")} centered>
         <Text mb="lg">{t("quiz.help.text")}</Text>
         <Group justify="flex-end">
