@@ -72,6 +72,9 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
   await page.getByRole("button", { name: exactly("de", "calendar.new") }).click();
   const dialog = page.getByRole("dialog", { name: text("de", "calendar.newTitle") });
   await expect(dialog).toBeVisible();
+  // The dialog opens on its first field (the topic), not on its close button, with its list shut.
+  await expect(select(page, text("de", "calendar.topic"))).toBeFocused();
+  await expect(page.getByRole("listbox")).toHaveCount(0);
   const save = dialog.getByRole("button", { name: exactly("de", "calendar.save") });
   await expect(save).toBeDisabled();
   await choose(page, text("de", "calendar.topic"), TOPIC);

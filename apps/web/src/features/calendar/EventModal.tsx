@@ -159,6 +159,10 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
+              // The dialog opens on its first field, not on its close button; its list opens on a
+              // click or a key, not by itself.
+              data-autofocus
+              openOnFocus={false}
             />
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -173,6 +177,7 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
+              {...(!allFacilities && { "data-autofocus": true, openOnFocus: false })}
             />
             <Select
               label={t("calendar.training")}
