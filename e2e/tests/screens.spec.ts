@@ -54,6 +54,9 @@ const userMenu = {
   open: async (page: Page) => {
     await openUserMenu(page);
     await expect(page.getByRole("menu")).toBeVisible();
+    // Open as a user sees it: the focus in the menu. An Escape pressed while it still opens (the
+    // focus on its button) left it open and failed a run (the English pass has no scan between).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') !== null)).toBe(true);
   },
 };
 const notifications = {

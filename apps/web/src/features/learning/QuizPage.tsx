@@ -131,8 +131,14 @@ function Quiz() {
   const [waiting, setWaiting] = useState(false);
   /** The answer a reload or an earlier visit left on the device (undefined: not read yet). */
   const [kept, setKept] = useState<KeptAnswer | null | undefined>(undefined);
-  const [left] = useState(() => new AbortController());
-  useEffect(() => () => left.abort(), [left]);
+  // Aborted when the quiz is left (made in the effect, so that React's development double
+  // mount does not leave it aborted).
+  const left = useRef(new AbortController());
+  useEffect(() => {
+    const controller = new AbortController();
+    left.current = controller;
+    return () => controller.abort();
+  }, []);
   useEffect(() => {
     let current = true;
     void keptAnswer(slot).then((answer) => current && setKept(answer ?? null));
@@ -164,19 +170,20 @@ function Quiz() {
     }
     await keepAnswer({ slot, key: headers[IDEMPOTENCY_KEY_HEADER] ?? "", questionId: q.id, round: q.round, answers });
     setWaiting(true);
+    const { signal } = left.current;
     try {
-      const result = await untilSent(send, left.signal);
+      const result = await untilSent(send, signal);
       void dropAnswer(slot);
       return result;
     } catch (err) {
       // Left the quiz: the answer stays on the device for the next visit.
-      if (!left.signal.aborted) {
+      if (!signal.aborted) {
         void dropAnswer(slot);
         showError(err);
       }
       throw err;
     } finally {
-      if (!left.signal.aborted) setWaiting(false);
+      if (!signal.aborted) setWaiting(false);
     }
   };
   const quiz = useQuiz({
