@@ -18,7 +18,6 @@ import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { answerRequestHash, keepAnswer, keptAnswer } from "./answer-keys";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
-import { ownHelp } from "./own-help";
 import {
   type AttemptRow,
   askableQuestion,
@@ -193,6 +192,18 @@ export async function nextQuestion(
   };
 }
 
+/** What recording an answer found and did: the result is built from it. */
+interface Recorded {
+  /** The learner's progress as the transaction read it, before this answer. */
+  snapshot: Snapshot;
+  /** The attempt recorded, or null for a repeat (or a training already done). */
+  change: { attempt: AttemptRow; alreadyRight: boolean } | null;
+  /** The round's end, when this answer ended it. */
+  finished: Finished | null;
+  /** A certificate was issued: the progress is read again. */
+  certified: boolean;
+}
+
 /**
  * Records an answer (body: the chosen answer ids). Correctness is decided here only. A
  * repeated or parallel post of the same question in the same round is recorded once.
@@ -228,30 +239,23 @@ export async function submitAnswer(
     .sort((a, b) => a - b);
   const isCorrect = chosen.length === rightIds.length && chosen.every((id) => rightIds.includes(id));
 
-  let finished: Finished | null = null;
-  let snapshot: Snapshot | null = null;
-  let recorded: { attempt: AttemptRow; alreadyRight: boolean } | null = null;
-  let certified = false;
   const request = idempotencyKey === undefined ? "" : answerRequestHash(path, practice, chosen);
-  /** Records the answer, when it is one to record; sets what the answer's result is built from. */
-  const record = async (tx: Tx): Promise<void> => {
-    // From nothing each time: work run again (a retried transaction) must not see an earlier try's.
-    finished = null;
-    recorded = null;
-    certified = false;
+  /** Records the answer, when it is one to record; returns what the answer's result is built from. */
+  const record = async (tx: Tx): Promise<Recorded> => {
     // With the progress, whether the learner asked for help with this question (the answer does
     // not change it): in the statement the transaction reads anyway.
-    snapshot = await loadSnapshot(tx, userId, now, zone, {
+    const snapshot = await loadSnapshot(tx, userId, now, zone, {
       view,
       attemptsOf: path.questionnaireId,
       helpOf: question.id,
     });
+    const out: Recorded = { snapshot, change: null, finished: null, certified: false };
     const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);
-    if (!practice && loc.training.done) return;
+    if (!practice && loc.training.done) return out;
     const state = roundState(userId, cycle, loc.questionnaire.id, view, snapshot.attempts);
     // Only a question still pending in this round is recorded; anything else is a repeat.
-    if (!state.pending.includes(question.id)) return;
+    if (!state.pending.includes(question.id)) return out;
     await tx
       .insert(quizAttempts)
       .values({
@@ -264,43 +268,43 @@ export async function submitAnswer(
         answerIds: chosen,
       })
       .onConflictDoNothing();
-    recorded = {
+    out.change = {
       attempt: { questionId: question.id, round: state.round, correct: isCorrect, cycle },
       alreadyRight: state.correct.has(question.id),
     };
-    if (state.pending.length > 1) return;
+    if (state.pending.length > 1) return out;
     // That was the round's last question.
     const correctNow = new Set(state.correct);
     if (isCorrect) correctNow.add(question.id);
     const open = state.all.filter((id) => !correctNow.has(id)).length;
     if (open > 0) {
-      finished = { success: false, message: QuizFinishedKey.open, values: { open }, link: null };
-      return;
+      out.finished = { success: false, message: QuizFinishedKey.open, values: { open }, link: null };
+      return out;
     }
     if (practice) {
-      finished = { success: true, message: QuizFinishedKey.practice, values: {}, link: null };
-      return;
+      out.finished = { success: true, message: QuizFinishedKey.practice, values: {}, link: null };
+      return out;
     }
     const others = loc.training.questionnaires.filter((q) => q.id !== loc.questionnaire.id);
     const trainingComplete = others.every((q) => q.count >= q.total);
     if (!trainingComplete) {
-      finished = {
+      out.finished = {
         success: true,
         message: QuizFinishedKey.questionnaire,
         values: {},
         link: { href: `/topic/${path.topicId}/training/${path.trainingId}`, text: QuizFinishedLinkKey.toTraining },
       };
-      return;
+      return out;
     }
     // Guard against a second certificate in the same cycle (two tabs finishing at once).
     const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(certificates)
       .where(and(eq(certificates.userId, userId), eq(certificates.trainingId, loc.training.id)));
-    if (n !== loc.training.cycle) return;
+    if (n !== loc.training.cycle) return out;
     const certId = await issueCertificate(tx, userId, loc.training, now, zone);
-    certified = true;
-    finished = {
+    out.certified = true;
+    out.finished = {
       success: true,
       message: QuizFinishedKey.certificate,
       values: { training: loc.training.name },
@@ -309,14 +313,13 @@ export async function submitAnswer(
         text: QuizFinishedLinkKey.download,
       },
     };
+    return out;
   };
 
   /** The answer's result: the progress as it is now, in the transaction that recorded it. */
-  const result = async (tx: Tx): Promise<AnswerResult> => {
+  const result = async (tx: Tx, { snapshot: before, change, finished, certified }: Recorded): Promise<AnswerResult> => {
     // Content and assignments are those the transaction read: the answer just recorded is added
     // in memory; only a new certificate makes it read again.
-    const before = snapshot as unknown as Snapshot;
-    const change = recorded as { attempt: AttemptRow; alreadyRight: boolean } | null;
     const current = !change
       ? before
       : certified
@@ -358,8 +361,7 @@ export async function submitAnswer(
       const kept = await keptAnswer(tx, userId, idempotencyKey, request);
       if (kept) return kept;
     }
-    await record(tx);
-    const answer = await result(tx);
+    const answer = await result(tx, await record(tx));
     if (idempotencyKey !== undefined) await keepAnswer(tx, userId, idempotencyKey, request, answer);
     return answer;
   });

@@ -90,6 +90,12 @@ export function EventModal({ target, onClose, onChanged }: Props) {
   );
 }
 
+/**
+ * The form's first field: the dialog opens on it, not on its close button, and its list opens on a
+ * click or a key, not by itself.
+ */
+const firstField = { "data-autofocus": true, openOnFocus: false } as const;
+
 function EventForm({
   detail,
   initial,
@@ -159,10 +165,7 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
-              // The dialog opens on its first field, not on its close button; its list opens on a
-              // click or a key, not by itself.
-              data-autofocus
-              openOnFocus={false}
+              {...firstField}
             />
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -177,7 +180,7 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
-              {...(!allFacilities && { "data-autofocus": true, openOnFocus: false })}
+              {...(!allFacilities && firstField)}
             />
             <Select
               label={t("calendar.training")}

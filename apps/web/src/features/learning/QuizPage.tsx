@@ -139,9 +139,20 @@ function Quiz() {
     left.current = controller;
     return () => controller.abort();
   }, []);
+  /** An answer of this quiz is on the device: only then is there one to delete after a send. */
+  const stored = useRef(false);
+  const forget = () => {
+    if (!stored.current) return;
+    stored.current = false;
+    void dropAnswer(slot);
+  };
   useEffect(() => {
     let current = true;
-    void keptAnswer(slot).then((answer) => current && setKept(answer ?? null));
+    void keptAnswer(slot).then((answer) => {
+      if (!current) return;
+      if (answer) stored.current = true;
+      setKept(answer ?? null);
+    });
     return () => {
       current = false;
     };
@@ -159,26 +170,27 @@ function Quiz() {
       });
     try {
       const result = await send();
-      void dropAnswer(slot);
+      forget();
       return result;
     } catch (err) {
       if (!unsent(err)) {
-        void dropAnswer(slot);
+        forget();
         showError(err);
         throw err;
       }
     }
+    stored.current = true;
     await keepAnswer({ slot, key: headers[IDEMPOTENCY_KEY_HEADER] ?? "", questionId: q.id, round: q.round, answers });
     setWaiting(true);
     const { signal } = left.current;
     try {
       const result = await untilSent(send, signal);
-      void dropAnswer(slot);
+      forget();
       return result;
     } catch (err) {
       // Left the quiz: the answer stays on the device for the next visit.
       if (!signal.aborted) {
-        void dropAnswer(slot);
+        forget();
         showError(err);
       }
       throw err;
