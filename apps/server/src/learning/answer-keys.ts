@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { type AnswerResult, ErrorCode } from "@carecampus/contract";
-import { and, eq, lt } from "drizzle-orm";
+import { lt, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { answerRequests } from "../db/schema";
 import { AppError } from "../errors";
@@ -27,25 +27,28 @@ export function answerRequestHash(
   return crypto.createHash("sha256").update(JSON.stringify(asked)).digest("base64url");
 }
 
+/** An answer kept with its key: the request's hash and the reply. */
+export interface KeptAnswer {
+  request: string;
+  response: AnswerResult;
+}
+
 /**
- * The answer kept for the learner's key, when there is one; 409 (1105) when the key was used for
- * another request. Read under the learner's quiz lock.
+ * The answer kept for the learner's key as one JSON value ({request, response} or null), for the
+ * statement the answer's transaction reads the learner's progress with (progress.ts learnerRows,
+ * under the learner's quiz lock): no statement of its own on the answer's path.
  */
-export async function keptAnswer(
-  tx: Tx,
-  userId: number,
-  key: string,
-  request: string,
-): Promise<AnswerResult | undefined> {
-  const [row] = await tx
-    .select({ request: answerRequests.request, response: answerRequests.response })
-    .from(answerRequests)
-    .where(and(eq(answerRequests.userId, userId), eq(answerRequests.key, key)));
-  if (!row) return undefined;
-  if (row.request !== request) {
+export function keptAnswerJson(userId: number, key: string): SQL {
+  return sql`(select json_build_object('request', r."request", 'response', r."response")
+    from "answer_requests" r where r."user_id" = ${userId} and r."key" = ${key})`;
+}
+
+/** The kept reply for a request with the same key; 409 (1105) when the key was sent with another request. */
+export function replayedAnswer(kept: KeptAnswer, request: string): AnswerResult {
+  if (kept.request !== request) {
     throw new AppError(ErrorCode.conflict, "This Idempotency-Key was sent with another answer: use a new key");
   }
-  return row.response as unknown as AnswerResult;
+  return kept.response;
 }
 
 /** Keeps the answer for the learner's key, in the transaction that recorded it. */

@@ -11,6 +11,7 @@ import {
 import { sql } from "drizzle-orm";
 import { assignedTrainingIdsJson } from "../assignments/service";
 import { type Db, runAll, type Tx } from "../db/client";
+import { type KeptAnswer, keptAnswerJson } from "./answer-keys";
 import {
   type CachedQuestion,
   type CachedQuestionnaire,
@@ -102,6 +103,8 @@ export interface Snapshot {
   attempts: AttemptRow[];
   /** The user's own help requests about a question (loadSnapshot's `helpOf`). */
   help?: OwnHelp;
+  /** The answer kept for the user's Idempotency-Key (loadSnapshot's `answerKey`), when there is one. */
+  kept?: KeptAnswer;
 }
 
 /**
@@ -147,6 +150,7 @@ interface LearnerRows {
   certificates: CertRow[];
   attempts: AttemptRow[];
   help?: OwnHelp;
+  kept?: KeptAnswer;
 }
 
 /**
@@ -155,7 +159,13 @@ interface LearnerRows {
  * the certificates, with `attemptsOf` the attempts at that questionnaire, and with `helpOf` the
  * user's own help requests about that question.
  */
-async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, helpOf?: number): Promise<LearnerRows> {
+async function learnerRows(
+  db: Db | Tx,
+  userId: number,
+  attemptsOf?: number,
+  helpOf?: number,
+  answerKey?: string,
+): Promise<LearnerRows> {
   const attempts =
     attemptsOf === undefined
       ? sql`'[]'::json`
@@ -178,7 +188,8 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, hel
         order by c."acquired_at", c."id")
       from "certificates" c where c."user_id" = ${userId}), '[]'::json),
     'attempts', ${attempts},
-    'help', ${helpOf === undefined ? sql`null` : ownHelpJson(userId, helpOf)}
+    'help', ${helpOf === undefined ? sql`null` : ownHelpJson(userId, helpOf)},
+    'kept', ${answerKey === undefined ? sql`null` : keptAnswerJson(userId, answerKey)}
   ) as state`);
   const raw = result.rows[0]?.state;
   const state: RawState = typeof raw === "string" ? (JSON.parse(raw) as RawState) : (raw as RawState);
@@ -196,6 +207,7 @@ async function learnerRows(db: Db | Tx, userId: number, attemptsOf?: number, hel
     })),
     attempts: state.attempts.map(([questionId, round, correct, cycle]) => ({ questionId, round, correct, cycle })),
     ...(state.help && { help: ownHelpOf(state.help) }),
+    ...(state.kept && { kept: state.kept }),
   };
 }
 
@@ -206,6 +218,7 @@ interface RawState {
   certificates: [number, number, number, number, number, number | null, string | null][];
   attempts: [number, number, boolean, number][];
   help: OwnHelpRow[] | null;
+  kept: KeptAnswer | null;
 }
 
 /**
@@ -225,11 +238,13 @@ export async function loadSnapshot(
     attemptsOf?: number;
     /** Also read the user's own help requests about this question (Snapshot.help). */
     helpOf?: number;
+    /** Also read the answer kept for this Idempotency-Key of the user (Snapshot.kept). */
+    answerKey?: string;
   } = {},
 ): Promise<Snapshot> {
   const [content, rows] = await runAll(db, [
     () => (options.view ? Promise.resolve(options.view) : contentView(db)),
-    () => learnerRows(db, userId, options.attemptsOf, options.helpOf),
+    () => learnerRows(db, userId, options.attemptsOf, options.helpOf, options.answerKey),
   ] as const);
   const assigned = rows.matrix === null ? null : new Set(rows.matrix);
   const snapshot = buildSnapshot(
@@ -244,7 +259,7 @@ export async function loadSnapshot(
     now,
     zone,
   );
-  return rows.help ? { ...snapshot, help: rows.help } : snapshot;
+  return { ...snapshot, ...(rows.help && { help: rows.help }), ...(rows.kept && { kept: rows.kept }) };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
-import { answerRequestHash, keepAnswer, keptAnswer } from "./answer-keys";
+import { answerRequestHash, keepAnswer, replayedAnswer } from "./answer-keys";
 import { type ContentView, contentView, liveVersion } from "./content-cache";
 import {
   type AttemptRow,
@@ -241,14 +241,7 @@ export async function submitAnswer(
 
   const request = idempotencyKey === undefined ? "" : answerRequestHash(path, practice, chosen);
   /** Records the answer, when it is one to record; returns what the answer's result is built from. */
-  const record = async (tx: Tx): Promise<Recorded> => {
-    // With the progress, whether the learner asked for help with this question (the answer does
-    // not change it): in the statement the transaction reads anyway.
-    const snapshot = await loadSnapshot(tx, userId, now, zone, {
-      view,
-      attemptsOf: path.questionnaireId,
-      helpOf: question.id,
-    });
+  const record = async (tx: Tx, snapshot: Snapshot): Promise<Recorded> => {
     const out: Recorded = { snapshot, change: null, finished: null, certified: false };
     const loc = locate(snapshot, path);
     const cycle = quizCycle(loc, allowAgain, practice);
@@ -355,13 +348,17 @@ export async function submitAnswer(
     // waiting, and the key is the user id itself: no hash of two ids, so no two learners ever wait
     // on each other.
     await lockForTransaction(tx, "quiz", userId);
-    // The same Idempotency-Key again (a resend, on any server): the first request's answer, once
-    // that request has committed (it held this lock).
-    if (idempotencyKey !== undefined) {
-      const kept = await keptAnswer(tx, userId, idempotencyKey, request);
-      if (kept) return kept;
-    }
-    const answer = await result(tx, await record(tx));
+    // With the progress, in the one statement the transaction reads: whether the learner asked
+    // for help with this question (the answer does not change it), and the answer kept for the
+    // same Idempotency-Key (a resend, on any server; its first request committed, holding this lock).
+    const snapshot = await loadSnapshot(tx, userId, now, zone, {
+      view,
+      attemptsOf: path.questionnaireId,
+      helpOf: question.id,
+      ...(idempotencyKey !== undefined && { answerKey: idempotencyKey }),
+    });
+    if (snapshot.kept) return replayedAnswer(snapshot.kept, request);
+    const answer = await result(tx, await record(tx, snapshot));
     if (idempotencyKey !== undefined) await keepAnswer(tx, userId, idempotencyKey, request, answer);
     return answer;
   });
