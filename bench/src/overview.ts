@@ -13,6 +13,8 @@ const TRAININGS_PER_TOPIC = 10;
 /** Share of user × training pairs that hold a certificate (expired, expiring or valid). */
 const DENSITY = Number(process.env.BENCH_CERTIFICATE_DENSITY ?? 0.6);
 const SUPERUSER = "ov-superchris";
+/** The administrator of the 2 000-learner facility: their staff start page (issue 30). */
+const ADMINISTRATOR = "ov-admin";
 const BIG_FACILITY = "Overview-Haus 1";
 
 /**
@@ -27,8 +29,8 @@ export async function generateOverviewDataset(db: Db): Promise<{ certificates: n
   );
   await db.execute(sql`
     with f as (select id, row_number() over (order by id) as n from facilities where name like 'Overview-Haus %')
-    insert into users (login, name, surname, facility_id, password_hash)
-    select 'ov-' || g, 'Vorname' || g, 'Nachname' || lpad(g::text, 5, '0'),
+    insert into users (login, login_key, name, surname, facility_id, password_hash)
+    select 'ov-' || g, 'ov-' || g, 'Vorname' || g, 'Nachname' || lpad(g::text, 5, '0'),
       (select id from f where f.n = case when g <= ${BIG_FACILITY_USERS}::int then 1 else 2 + (g % ${FACILITIES - 1}::int) end),
       ${hash}
     from generate_series(1, ${USERS}::int) g`);
@@ -37,10 +39,16 @@ export async function generateOverviewDataset(db: Db): Promise<{ certificates: n
   );
   await db.execute(sql`insert into preferences (user_id) select id from users where login like 'ov-%'`);
   await db.execute(
-    sql`insert into users (login, name, surname, password_hash) values (${SUPERUSER}, 'Bench', 'Superuser', ${hash})`,
+    sql`insert into users (login, login_key, name, surname, password_hash) values (${SUPERUSER}, ${SUPERUSER}, 'Bench', 'Superuser', ${hash})`,
   );
   await db.execute(
     sql`insert into user_roles (user_id, role) select id, 'superchris' from users where login = ${SUPERUSER}`,
+  );
+  await db.execute(sql`
+    insert into users (login, login_key, name, surname, facility_id, password_hash)
+    select ${ADMINISTRATOR}, ${ADMINISTRATOR}, 'Bench', 'Administrator', id, ${hash} from facilities where name = ${BIG_FACILITY}`);
+  await db.execute(
+    sql`insert into user_roles (user_id, role) select id, 'administrator' from users where login = ${ADMINISTRATOR}`,
   );
   await db.execute(sql`
     insert into topics (key, name, icon, color, position)
@@ -78,23 +86,51 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
 
+/** Server and client times of `count` sequential GETs of `url` after three to warm up. */
+export async function timeGets(url: string, headers: Record<string, string>, count = 20) {
+  const times: number[] = [];
+  const serverTimes: number[] = [];
+  let body = "";
+  for (let i = 0; i < count + 3; i++) {
+    const begun = performance.now();
+    const answer = await fetch(url, { headers });
+    body = await answer.text();
+    if (!answer.ok) throw new Error(`${url} failed: ${answer.status} ${body.slice(0, 200)}`);
+    if (i >= 3) {
+      times.push(performance.now() - begun);
+      serverTimes.push(Number(/dur=([\d.]+)/.exec(answer.headers.get("server-timing") ?? "")?.[1]));
+    }
+  }
+  const ms = (values: number[], p: number) => percentile(values, p).toFixed(0);
+  return {
+    body,
+    text: `server time p50 ${ms(serverTimes, 50)} ms, p95 ${ms(serverTimes, 95)} ms; at the client p50 ${ms(times, 50)} ms, p95 ${ms(times, 95)} ms (${(body.length / 1024).toFixed(0)} KB JSON, ${count} sequential requests)`,
+  };
+}
+
+export async function loginAs(base: string, login: string): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ login, password: BENCH_PASSWORD }),
+  });
+  const { token } = (await res.json()) as { token: string };
+  return { authorization: `Bearer ${token}` };
+}
+
 /**
  * Starts a server on the prepared database and measures the overview of the 2 000-learner
  * facility for one topic (sequential requests: server time without queueing) and the xlsx
- * of all 10 000 learners (time to the last byte, the server's peak RSS).
+ * of all 10 000 learners (time to the last byte, the server's peak RSS), and the staff start
+ * page of that facility's administrator and of the superuser.
  */
 export async function benchOverview(label: string, port: number, env: Record<string, string>): Promise<void> {
   // The expiry job would catch up on 600 000 certificates right after the start and be measured with the export.
   const server = await startServer(port, { ...env, NOTIFICATION_JOB: "false" });
   try {
     const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ login: SUPERUSER, password: BENCH_PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = await loginAs(base, SUPERUSER);
+    const token = String(auth.authorization).slice("Bearer ".length);
     const topics = (await (await fetch(`${base}/api/filter/list/topics`, { headers: auth })).json()) as {
       id: number;
       name: string;
@@ -111,27 +147,18 @@ export async function benchOverview(label: string, port: number, env: Record<str
     const rssAfter = peakRssMb(server.pid);
 
     const url = `${base}/api/progress/admin/topics/${topic.id}?facilityName=${encodeURIComponent(BIG_FACILITY)}`;
-    const times: number[] = [];
-    const serverTimes: number[] = [];
-    let bytes = 0;
-    let learners = 0;
-    for (let i = 0; i < 23; i++) {
-      const begun = performance.now();
-      const answer = await fetch(url, { headers: auth });
-      const body = await answer.text();
-      if (!answer.ok) throw new Error(`overview failed: ${answer.status} ${body.slice(0, 200)}`);
-      // The first three warm caches and the JIT.
-      if (i >= 3) {
-        times.push(performance.now() - begun);
-        serverTimes.push(Number(/dur=([\d.]+)/.exec(answer.headers.get("server-timing") ?? "")?.[1]));
-      }
-      bytes = body.length;
-      learners = (JSON.parse(body) as { users: unknown[] }).users.length;
-    }
+    const overview = await timeGets(url, auth);
+    const learners = (JSON.parse(overview.body) as { users: unknown[] }).users.length;
     console.log(`\n${label}: progress overview (${USERS} learners, ${TOPICS * TRAININGS_PER_TOPIC} trainings)`);
+    console.log(`  overview, 1 topic, ${learners} learners of one facility: ${overview.text}`);
+    // The staff start page (issue 30): every training of the facility counted, target under 100 ms.
+    const admin = await timeGets(`${base}/api/home/staff`, await loginAs(base, ADMINISTRATOR));
+    const due = (JSON.parse(admin.body) as { due: { total: number } }).due.total;
     console.log(
-      `  overview, 1 topic, ${learners} learners of one facility: server time p50 ${percentile(serverTimes, 50).toFixed(0)} ms, p95 ${percentile(serverTimes, 95).toFixed(0)} ms; at the client p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms (${(bytes / 1024).toFixed(0)} KB JSON, 20 sequential requests)`,
+      `  staff start page, administrator of the ${BIG_FACILITY_USERS}-learner facility (${due} trainings due): ${admin.text}`,
     );
+    const all = await timeGets(`${base}/api/home/staff`, auth);
+    console.log(`  staff start page, superuser over all ${USERS} learners: ${all.text}`);
     console.log(
       `  xlsx of all learners, ${TOPICS} topic sheets: ${(xlsxMs / 1000).toFixed(2)} s, ${(workbook.length / 1024 / 1024).toFixed(1)} MB; server peak RSS ${rssBefore.toFixed(0)} MB after start, ${rssAfter.toFixed(0)} MB after the export`,
     );

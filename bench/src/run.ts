@@ -8,7 +8,8 @@
  * BENCH_QUIZ_LEARNERS_PGLITE 300 and BENCH_QUIZ_LEARNERS_PG 2000 learners, BENCH_QUIZ_SECONDS 60).
  * Then, on PostgreSQL, the kill run (quiz-kill.ts: WORKERS=2, one worker killed with SIGKILL in the
  * middle of BENCH_KILL_SECONDS (20) of quiz load by BENCH_KILL_LEARNERS (as many as quiz-load's) learners).
- * BENCH_ONLY=overview|wiki|quiz-load|quiz-kill runs one part.
+ * Then the staff start page (staff-home.ts: the demo content, one facility of 2 000 people).
+ * BENCH_ONLY=overview|wiki|staff-home|quiz-load|quiz-kill runs one part.
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
 import fs from "node:fs";
@@ -32,6 +33,7 @@ import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
 import { quizKill } from "./quiz-kill";
 import { quizLoad } from "./quiz-load";
 import { startServer, stopServer } from "./server";
+import { benchStaffHome, generateStaffHomeDataset } from "./staff-home";
 import { benchWikiSearch, generateWikiDataset } from "./wiki";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -187,15 +189,27 @@ async function overview(label: string, url: string | undefined, port: number): P
   );
 }
 
+async function staffHome(label: string, url: string | undefined, port: number): Promise<void> {
+  await withFreshDatabase(
+    url,
+    "staff_home",
+    async (db) => {
+      await generateStaffHomeDataset(db);
+    },
+    (env) => benchStaffHome(label, port, env),
+  );
+}
+
 async function wiki(label: string, url: string | undefined, port: number): Promise<void> {
   await withFreshDatabase(url, "wiki", generateWikiDataset, (env) => benchWikiSearch(label, port, env));
 }
 
-/** BENCH_ONLY=overview or =wiki runs that part alone. */
+/** BENCH_ONLY=overview, =wiki, =staff-home, … runs that part alone. */
 const only = process.env.BENCH_ONLY;
 const withOverview = process.env.BENCH_OVERVIEW !== "false" && (!only || only === "overview");
 const withEndpoints = !only;
 const withWiki = !only || only === "wiki";
+const withStaffHome = !only || only === "staff-home";
 const withQuizLoad = !only || only === "quiz-load";
 const withQuizKill = !only || only === "quiz-kill";
 const QUIZ_PGLITE = Number(process.env.BENCH_QUIZ_LEARNERS_PGLITE ?? 300);
@@ -204,11 +218,13 @@ const KILL_LEARNERS = Number(process.env.BENCH_KILL_LEARNERS ?? QUIZ_PG);
 if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
+if (withStaffHome) await staffHome("PGlite", undefined, 3910);
 if (withQuizLoad && QUIZ_PGLITE > 0) await quizLoad("PGlite", undefined, 3907, QUIZ_PGLITE);
 if (process.env.DATABASE_URL) {
   if (withEndpoints) await onPostgres(process.env.DATABASE_URL);
   if (withOverview) await overview("PostgreSQL", process.env.DATABASE_URL, 3904);
   if (withWiki) await wiki("PostgreSQL", process.env.DATABASE_URL, 3906);
+  if (withStaffHome) await staffHome("PostgreSQL", process.env.DATABASE_URL, 3911);
   if (withQuizLoad && QUIZ_PG > 0) await quizLoad("PostgreSQL", process.env.DATABASE_URL, 3908, QUIZ_PG);
   if (withQuizKill && KILL_LEARNERS > 0) await quizKill(process.env.DATABASE_URL, 3909, KILL_LEARNERS);
 } else console.log("\nDATABASE_URL is not set: the PostgreSQL run is skipped.");

@@ -3,6 +3,7 @@ import {
   alsoInEnglish,
   createTeam,
   createUser,
+  demoPassiveCourse,
   exactly,
   expectAccessible,
   loginWith,
@@ -27,14 +28,8 @@ const PASSIVE = "Reanimationstraining (Präsenzkurs)";
 /** The demo's in-person course (topic and training ids), and the staff member's API headers. */
 async function passiveCourse(page: Page, who: TestUser) {
   const { token } = await loginWith(page.request, who);
-  const headers = { authorization: `Bearer ${token}` };
-  const catalogue = (await (await page.request.get("/api/filter/list/topics", { headers })).json()) as {
-    id: number;
-    name: string;
-    trainings: { id: number; name: string }[];
-  }[];
-  const topic = catalogue.find((t) => t.name === TOPIC);
-  return { headers, topic, training: topic?.trainings.find((t) => t.name === PASSIVE) };
+  const course = await demoPassiveCourse(page.request, who);
+  return { headers: { authorization: `Bearer ${token}` }, topic: course.topic, training: course.id };
 }
 
 /** The Mantine Select labelled `label`. */
@@ -160,7 +155,7 @@ test("an employee sees the reminder, the next date on the start and training pag
   const created = await page.request.post("/api/calendar/events", {
     headers,
     data: {
-      Title: `${team.facility.id}|${topic?.id}|${training?.id}|Reanimation morgen`,
+      Title: `${team.facility.id}|${topic}|${training}|Reanimation morgen`,
       Start: start,
       End: end,
       AllDay: false,
@@ -201,7 +196,7 @@ test("deleting an event asks first, and takes it off the calendar", async ({ pag
   const res = await page.request.post("/api/calendar/events", {
     headers,
     data: {
-      Title: `${team.facility.id}|${topic?.id}|${training?.id}|${label}`,
+      Title: `${team.facility.id}|${topic}|${training}|${label}`,
       Start: day,
       End: new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
       AllDay: true,

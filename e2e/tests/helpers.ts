@@ -268,6 +268,21 @@ export async function createCommonTraining(request: APIRequestContext): Promise<
   return { topic: topic.id, training: training.id, name, contentManager };
 }
 
+/** The demo's in-person resuscitation course: its topic's id, its own and its name. */
+export async function demoPassiveCourse(
+  request: APIRequestContext,
+  who: Who,
+): Promise<{ topic: number; id: number; name: string }> {
+  const catalogue = (await callApi(request, who, "GET", "/filter/list/topics")) as {
+    id: number;
+    trainings: { id: number; name: string }[];
+  }[];
+  const topic = catalogue.find((tp) => tp.trainings.some((tr) => tr.name.startsWith("Reanimationstraining")));
+  const training = topic?.trainings.find((tr) => tr.name.startsWith("Reanimationstraining"));
+  expect(training, "the demo's resuscitation training").toBeDefined();
+  return { topic: topic?.id as number, id: training?.id as number, name: training?.name as string };
+}
+
 /**
  * A certificate for `learner`: the demo's in-person resuscitation training marked passed by
  * `staff` (POST /progress/admin/users/{id}/passivetraining); the training's id and name.
@@ -277,18 +292,12 @@ export async function markResuscitationPassed(
   staff: TestUser,
   learner: TestUser,
 ): Promise<{ id: number; name: string }> {
-  const catalogue = (await callApi(request, staff, "GET", "/filter/list/topics")) as {
-    id: number;
-    trainings: { id: number; name: string }[];
-  }[];
-  const topic = catalogue.find((tp) => tp.trainings.some((tr) => tr.name.startsWith("Reanimationstraining")));
-  const training = topic?.trainings.find((tr) => tr.name.startsWith("Reanimationstraining"));
-  expect(training, "the demo's resuscitation training").toBeDefined();
+  const course = await demoPassiveCourse(request, staff);
   await callApi(request, staff, "POST", `/progress/admin/users/${learner.id}/passivetraining`, {
-    topicID: topic?.id,
-    trainingID: training?.id,
+    topicID: course.topic,
+    trainingID: course.id,
   });
-  return training as { id: number; name: string };
+  return { id: course.id, name: course.name };
 }
 
 const NAMES: Record<Role, string> = {

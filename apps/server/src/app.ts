@@ -23,6 +23,7 @@ import { evidenceRoutes } from "./evidence/routes";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
 import { helpRoutes } from "./help/routes";
+import { homeRoutes } from "./home/routes";
 import { isApiPath } from "./http/api-path";
 import { type Background, createBackground } from "./http/background";
 import { BODY_LIMIT } from "./http/body-limit";
@@ -177,6 +178,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       await api.register(credentialRoutes(credentials));
       await api.register(verifyApiRoutes);
       await api.register(evidenceRoutes);
+      await api.register(homeRoutes);
     },
     { prefix: "/api" },
   );

@@ -124,4 +124,5 @@ export const apiTable = {
   publicVerify: { method: "GET", path: "/public/verify/:code" },
   evidenceReport: { method: "GET", path: "/evidence" },
   evidenceExport: { method: "GET", path: "/evidence", kind: "download" },
+  staffHome: { method: "GET", path: "/home/staff" },
 } as const satisfies ApiTable;

@@ -13,6 +13,7 @@ import { evidenceEndpoints, evidenceGet } from "./endpoints/evidence";
 import { facilityEndpoints } from "./endpoints/facilities";
 import { fileEndpoints } from "./endpoints/files";
 import { helpEndpoints, tutorialEndpoints } from "./endpoints/help";
+import { homeEndpoints } from "./endpoints/home";
 import { learningEndpoints } from "./endpoints/learning";
 import { notificationEndpoints } from "./endpoints/notifications";
 import { overviewEndpoints } from "./endpoints/overview";
@@ -73,6 +74,7 @@ const table = {
   ...credentialEndpoints,
   ...verifyEndpoints,
   ...evidenceEndpoints,
+  ...homeEndpoints,
 } as const satisfies Record<string, EndpointSpec>;
 
 type Table = typeof table;

@@ -32,6 +32,7 @@ export * from "./schemas/common";
 export * from "./schemas/error-body";
 export * from "./schemas/evidence";
 export * from "./schemas/help";
+export * from "./schemas/home";
 export * from "./schemas/learning";
 export * from "./schemas/overview";
 export * from "./schemas/partner-courses";

@@ -103,6 +103,8 @@ const TABLE: [Action, ...Outcome[]][] = [
   ["audit.verify",              A, A,       F, F,       F, F,       F, F,       F, F],
   ["certificate.revoke",        A, A,       A, A,       A, N,       F, F,       F, F],
   ["evidence.read",             A, A,       A, A,       A, N,       A, N,       F, F],
+  // No target: each part of the start page is read within the actor's facilities.
+  ["home.staff",                A, A,       A, A,       A, A,       A, A,       F, F],
 ];
 
 /** The same actions done by each role to themselves. */
@@ -201,6 +203,7 @@ const ROLE_TABLE: Record<Action, string> = {
   "audit.verify":               "✓  ·  ·  ·  ·",
   "certificate.revoke":         "✓  ✓  ✓  ·  ·",
   "evidence.read":              "✓  ✓  ✓  ✓  ·",
+  "home.staff":                 "✓  ✓  ✓  ✓  ·",
 };
 
 describe("access policies (pure)", () => {

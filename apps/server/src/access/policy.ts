@@ -332,6 +332,8 @@ export const POLICIES = {
     scope: true,
     notFound: FACILITY_NOT_FOUND,
   },
+  /** The staff start page: its parts are each read within the actor's facilities. */
+  "home.staff": { refused: "forbidden", forbidden: NOT_STAFF },
 } as const satisfies Record<AccessAction, Policy>;
 
 /** The contract's actions: the table above must describe each, and no other. */

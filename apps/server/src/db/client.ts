@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loginKey } from "@carecampus/contract";
 import { PGlite } from "@electric-sql/pglite";
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -389,6 +389,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     unlock();
     throw err;
   }
+}
+
+/** The rows of a hand-written statement, on either driver. */
+export async function selectRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }
 
 /**

@@ -7,9 +7,9 @@ import {
   startOfDay,
   startOfDayAfter,
 } from "@carecampus/contract";
-import { and, asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { type Actor, assertMay, facilityScope, notFound } from "../access/policy";
-import type { Db, Tx } from "../db/client";
+import { type Db, selectRows } from "../db/client";
 import { facilities, topics, trainings } from "../db/schema";
 import { AppError } from "../errors";
 import { evidenceFileName, renderEvidencePdf, renderEvidenceXlsx, textsOf } from "./files";
@@ -31,12 +31,6 @@ export interface EvidenceInput {
   date?: string | undefined;
   trainings?: number[] | undefined;
   topics?: number[] | undefined;
-}
-
-/** The rows of a raw query, on either driver. */
-async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
 }
 
 const ids = (list: readonly number[]) =>
@@ -124,7 +118,7 @@ export async function loadEvidence(
   const day = input.date ?? isoDay(now, zone);
   const at = endOfDay(day, now, zone);
   const chosen = await chosenTrainings(db, input);
-  const [first] = await rows<{ from: string | Date | null }>(
+  const [first] = await selectRows<{ from: string | Date | null }>(
     db,
     sql`select min("valid_from") as "from" from "training_matrix_history"`,
   );
@@ -135,7 +129,7 @@ export async function loadEvidence(
   const members =
     chosen.length === 0
       ? []
-      : await rows<{ id: number; name: string; surname: string; trainings: number[] | null; former: boolean }>(
+      : await selectRows<{ id: number; name: string; surname: string; trainings: number[] | null; former: boolean }>(
           db,
           sql`select u."id", u."name", u."surname", h."trainings", u."archived_at" is not null as former
               from "training_matrix_history" h join "users" u on u."id" = h."user_id"
@@ -152,7 +146,7 @@ export async function loadEvidence(
   const certs =
     members.length === 0
       ? []
-      : await rows<{
+      : await selectRows<{
           user_id: number;
           training_id: number;
           code: string;

@@ -1,16 +1,10 @@
 import { ErrorCode, type TopicOverview } from "@carecampus/contract";
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { currentMember } from "../access/scope";
 import { validCertificateAs } from "../db/certificates";
-import { type Db, runAll, type Tx } from "../db/client";
+import { type Db, runAll, selectRows, type Tx } from "../db/client";
 import { facilities, topics, trainings, users } from "../db/schema";
 import { AppError } from "../errors";
-
-/** The rows of a raw query, on either driver. */
-async function rows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
 
 const isLearner = sql`exists (select 1 from "user_roles" ur where ur."user_id" = "users"."id" and ur."role" = 'employee')`;
 
@@ -95,7 +89,7 @@ export async function loadTopicGrid(
   const [learners, [certJson], [matrixJson]] = await runAll(db, [
     () => learnersOf?.() ?? loadLearners(db, facilityId),
     () =>
-      rows<{ j: string }>(
+      selectRows<{ j: string }>(
         db,
         sql`select json_build_array(array_agg(x.u), array_agg(x.t), array_agg(x.a), array_agg(x.e))::text as j
             from (select distinct on (c."training_id", c."user_id") c."user_id" as u, c."training_id" as t,
@@ -107,7 +101,7 @@ export async function loadTopicGrid(
       ),
     // Users with a matrix, each with the topic's trainings in it (possibly none).
     () =>
-      rows<{ j: string | null }>(
+      selectRows<{ j: string | null }>(
         db,
         sql`select json_agg(json_build_array(m."user_id",
                   array(select e."training_id" from "training_matrix_entries" e

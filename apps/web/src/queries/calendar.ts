@@ -14,6 +14,13 @@ export const calendarKeys = {
     ["calendar", "proposal", facility, training, start] as const,
 };
 
+/**
+ * What a link to /calendar may ask it to open (its history state): the new-event dialog planned
+ * for a training's red and orange people of a facility (the staff start page's "plan a date for
+ * these N"), or an event, e.g. to record its attendance.
+ */
+export type CalendarRequest = { plan: { facility: number; topic: number; training: number } } | { event: number };
+
 export const useMyEvents = (enabled = true) =>
   useQuery({
     queryKey: calendarKeys.mine,

@@ -83,6 +83,8 @@ export const ACCESS_ROLES = {
   "certificate.revoke": USER_EDITOR_ROLES,
   /** The facility's evidence at a date (issue 29): staff who read the overview, within their facility. */
   "evidence.read": STAFF_ROLES,
+  /** The staff start page (issue 30): who is red or orange, open help requests, attendance, confirmations. */
+  "home.staff": STAFF_ROLES,
 } as const satisfies Record<string, readonly Role[] | null>;
 
 export type AccessAction = keyof typeof ACCESS_ROLES;

@@ -11,14 +11,28 @@ export function daysUntil(expiry: Date, today: Date, zone: string): number {
 }
 
 /**
+ * The instants (epoch milliseconds) from which an expiry is orange, yellow and green on `today`:
+ * the midnights in `zone` that begin day 1, 8 and 31. Before the first it is red. A query that
+ * counts colours in the database compares with these, the same rule as expiryColourer.
+ */
+export function expiryBoundaries(
+  today: Date,
+  zone: string,
+): { orangeFrom: number; yellowFrom: number; greenFrom: number } {
+  return {
+    orangeFrom: startOfDayAfter(today, 1, zone).getTime(),
+    yellowFrom: startOfDayAfter(today, 8, zone).getTime(),
+    greenFrom: startOfDayAfter(today, 31, zone).getTime(),
+  };
+}
+
+/**
  * The colour rule for one `today`, for many certificates at once: ≤ 0 days → red, 1–7 → orange,
  * 8–30 → yellow, > 30 → green, as three comparisons with the midnights (in `zone`) that begin
  * day 1, 8 and 31 (the same calendar days as daysUntil, without calendar arithmetic per date).
  */
 export function expiryColourer(today: Date, zone: string): (expiryMs: number) => ExpiryColour {
-  const orangeFrom = startOfDayAfter(today, 1, zone).getTime();
-  const yellowFrom = startOfDayAfter(today, 8, zone).getTime();
-  const greenFrom = startOfDayAfter(today, 31, zone).getTime();
+  const { orangeFrom, yellowFrom, greenFrom } = expiryBoundaries(today, zone);
   return (ms) => (ms < orangeFrom ? "red" : ms < yellowFrom ? "orange" : ms < greenFrom ? "yellow" : "green");
 }
 

@@ -16,13 +16,14 @@ import { Button, Group, Select, useComputedColorScheme } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { IconPlus } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation, useNavigate } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { PageHeader } from "../../components/PageHeader";
 import { useFacilities } from "../../queries/admin";
-import { calendarKeys } from "../../queries/calendar";
+import { type CalendarRequest, calendarKeys } from "../../queries/calendar";
 import { useRequiredSession } from "../../session/store";
 import classes from "./calendar.module.css";
 import { EventModal, type EventModalTarget } from "./EventModal";
@@ -45,6 +46,18 @@ function toInput(e: CalendarEvent): EventInput {
   };
 }
 
+/** The dialog another page's link asks for (queries/calendar.ts CalendarRequest), if it is one. */
+function requested(state: unknown, day: string): EventModalTarget | null {
+  const request = (typeof state === "object" && state !== null ? state : {}) as Partial<CalendarRequest>;
+  if ("plan" in request && request.plan) {
+    const { facility, topic, training } = request.plan;
+    if ([facility, topic, training].every(Number.isInteger))
+      return { kind: "new", day, plan: { facility, topic, training } };
+  }
+  if ("event" in request && Number.isInteger(request.event)) return { kind: "edit", id: request.event as number };
+  return null;
+}
+
 /** /calendar (spec §2 'Other views: Calendar'): the facility's training events, month, week and list. */
 export default function CalendarPage() {
   const { t, i18n } = useTranslation();
@@ -56,9 +69,20 @@ export default function CalendarPage() {
   const allFacilities = seesAllFacilities(user.roles);
   const facilities = useFacilities(allFacilities);
   const [facility, setFacility] = useState<number | null>(null);
-  const [target, setTarget] = useState<EventModalTarget | null>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [target, setTarget] = useState<EventModalTarget | null>(() =>
+    requested(location.state, isoDay(new Date(), zone)),
+  );
   const calendar = useRef<{ getApi(): { refetchEvents(): void } } | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // A request opens its dialog once: reloading or coming back to the page does not open it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read at the first render only
+  useEffect(() => {
+    if (location.state) navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+  }, []);
 
   const load = async (info: EventSourceFuncInfo): Promise<EventInput[]> => {
     const query = {
@@ -92,8 +116,9 @@ export default function CalendarPage() {
 
   const close = () => {
     setTarget(null);
-    // Back where the dialog was opened from (WAI-ARIA dialog pattern).
-    opener.current?.focus();
+    // Back where the dialog was opened from (WAI-ARIA dialog pattern); opened by another page's
+    // link, to the calendar's title.
+    (opener.current ?? heading.current)?.focus();
   };
 
   const newButton = (
@@ -110,7 +135,9 @@ export default function CalendarPage() {
 
   return (
     <>
-      <PageHeader title={t("calendar.title")}>{!phone && newButton}</PageHeader>
+      <PageHeader title={t("calendar.title")} headingRef={heading}>
+        {!phone && newButton}
+      </PageHeader>
       {phone && (
         <Group grow mb="md">
           {newButton}

@@ -1,5 +1,11 @@
 import "@mantine/dates/styles.css";
-import { api, type CalendarEventDetail, EVENT_COLOURS, seesAllFacilities } from "@carecampus/contract";
+import {
+  api,
+  type CalendarEventDetail,
+  EVENT_COLOURS,
+  type ProposalEntry,
+  seesAllFacilities,
+} from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -38,7 +44,13 @@ import { Attendance } from "./Attendance";
 import { type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
 import { InviteePicker } from "./InviteePicker";
 
-export type EventModalTarget = { kind: "new"; day: string } | { kind: "edit"; id: number };
+/**
+ * A new event (on `day`; with `plan`, for a facility's training and its people red or orange
+ * today, as the staff start page asks) or a stored one.
+ */
+export type EventModalTarget =
+  | { kind: "new"; day: string; plan?: { facility: number; topic: number; training: number } }
+  | { kind: "edit"; id: number };
 
 interface Props {
   target: EventModalTarget;
@@ -77,11 +89,14 @@ export function EventModal({ target, onClose, onChanged }: Props) {
           initial={
             detail.data
               ? eventValues(detail.data, settings["time-zone"])
-              : emptyEvent(
-                  target.kind === "new" ? target.day : "",
-                  seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null),
-                )
+              : target.kind === "new" && target.plan
+                ? { ...emptyEvent(target.day, target.plan.facility), ...target.plan }
+                : emptyEvent(
+                    target.kind === "new" ? target.day : "",
+                    seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null),
+                  )
           }
+          invite={target.kind === "new" ? (target.plan ? redOrOrange : proposed) : null}
           onClose={onClose}
           onChanged={onChanged}
         />
@@ -96,14 +111,21 @@ export function EventModal({ target, onClose, onChanged }: Props) {
  */
 const firstField = { "data-autofocus": true, openOnFocus: false } as const;
 
+/** Who a new event invites to begin with: the proposal (spec §4 red on its day), or those red or orange today. */
+const proposed = (p: ProposalEntry) => p.proposed;
+const redOrOrange = (p: ProposalEntry) => p.colour === "red" || p.colour === "orange";
+
 function EventForm({
   detail,
   initial,
+  invite,
   onClose,
   onChanged,
 }: {
   detail: CalendarEventDetail | undefined;
   initial: EventFormValues;
+  /** A new event's first invitees, chosen from the proposal; null for a stored event. */
+  invite: ((p: ProposalEntry) => boolean) | null;
   onClose: () => void;
   onChanged: () => Promise<void>;
 }) {
@@ -290,7 +312,7 @@ function EventForm({
               day={v.day}
               selected={v.invitees}
               current={detail?.Invitees}
-              preselect={!detail}
+              preselect={invite}
               disabled={!canEdit}
               onChange={(ids) => form.setFieldValue("invitees", ids)}
             />

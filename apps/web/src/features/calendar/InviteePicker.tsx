@@ -15,8 +15,8 @@ interface Props {
   selected: number[];
   /** The invitees of a stored event (they stay listed even when no longer proposed). */
   current: Invitee[] | undefined;
-  /** A new event starts with the proposal ticked. */
-  preselect: boolean;
+  /** A new event starts with these of the proposal ticked (the proposed, or whom the planner asked for). */
+  preselect: ((p: ProposalEntry) => boolean) | null;
   disabled: boolean;
   onChange: (ids: number[]) => void;
 }
@@ -37,7 +37,7 @@ export function InviteePicker({ facility, training, day, selected, current, pres
   useEffect(() => {
     if (!preselect || !proposal.data || applied.current === key) return;
     applied.current = key;
-    onChange(proposal.data.filter((p) => p.proposed).map((p) => p.id));
+    onChange(proposal.data.filter(preselect).map((p) => p.id));
   }, [preselect, proposal.data, key, onChange]);
 
   const people: ProposalEntry[] = [...(proposal.data ?? [])];

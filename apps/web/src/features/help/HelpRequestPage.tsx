@@ -26,10 +26,10 @@ import { authedUrl, call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { useFacilityParam } from "../../components/FacilityScope";
+import { HelpBadge } from "../../components/HelpBadge";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { useRequiredSession } from "../../session/store";
-import { HelpBadge } from "./HelpBadge";
 import classes from "./help.module.css";
 import { helpKeys, useHelpRequest } from "./queries";
 

@@ -6,9 +6,9 @@ import { Link } from "react-router";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
 import { FacilityScopeSelect, useFacilityParam } from "../../components/FacilityScope";
+import { HelpBadge } from "../../components/HelpBadge";
 import { PageHeader } from "../../components/PageHeader";
 import { useRequiredSession } from "../../session/store";
-import { HelpBadge } from "./HelpBadge";
 import { useContentFixes, useHelpRequests } from "./queries";
 
 function ContentFixes() {

@@ -17,6 +17,7 @@ import {
 import { IconAdjustments, IconFileSpreadsheet, IconInfoCircle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { PageHeader } from "../../components/PageHeader";
@@ -31,21 +32,29 @@ import { StatusList } from "./StatusList";
 
 type Mode = "list" | "matrix";
 
-/** /progress: the status list or the matrix of one topic, for staff (spec §2 Progress overview). */
+/**
+ * /progress: the status list or the matrix of one topic, for staff (spec §2 Progress overview).
+ * `?topic=` (an id) and `?facility=` (a name) choose what it opens on, as the staff start page links.
+ */
 export default function ProgressPage() {
   const { t } = useTranslation();
   const { user } = useRequiredSession();
   const allFacilities = seesAllFacilities(user.roles);
   const [mode, setMode] = useState<Mode>("list");
-  const [facility, setFacility] = useState<string | null>(null);
-  const [chosenTopic, setTopic] = useState<number | null>(null);
+  const [search] = useSearchParams();
+  const [facility, setFacility] = useState<string | null>(allFacilities ? search.get("facility") || null : null);
+  const [chosenTopic, setTopic] = useState<number | null>(() => {
+    const asked = Number(search.get("topic"));
+    return Number.isInteger(asked) && asked > 0 ? asked : null;
+  });
   // Trainings hidden with the training selection; everything shows until someone chooses.
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [choosing, setChoosing] = useState(false);
   const catalogue = useCatalogue();
   const facilities = useFacilities(allFacilities);
   const topics = catalogue.data ?? [];
-  const topicId = chosenTopic ?? topics[0]?.id ?? null;
+  // A topic asked for that is not in the catalogue (retired since) falls back to the first.
+  const topicId = (topics.some((tp) => tp.id === chosenTopic) ? chosenTopic : null) ?? topics[0]?.id ?? null;
   const overview = useTopicOverview(topicId, facility);
   const allIds = topics.flatMap((tp) => tp.trainings.map((tr) => tr.id));
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));

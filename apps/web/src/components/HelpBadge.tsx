@@ -1,7 +1,7 @@
 import type { HelpBadgeColour } from "@carecampus/contract";
 import { Badge } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { expiryBadgeProps } from "../../components/ExpiryBadge";
+import { expiryBadgeProps } from "./ExpiryBadge";
 
 /** The count of learners who asked, coloured by how many (contract HELP_BADGE_THRESHOLDS). */
 export function HelpBadge({ count, color }: { count: number; color: HelpBadgeColour }) {
