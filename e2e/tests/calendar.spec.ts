@@ -112,12 +112,22 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
     await expect(edit).toBeHidden();
   });
 
-  // Attendance after the start: the certificate is issued at once.
+  // Attendance after the start: the certificate is issued at once. The started event opens on
+  // its attendance, before the fields, which says from which day the certificate is valid.
   await event.click();
   const again = page.getByRole("dialog", { name: text("de", "calendar.editTitle") });
   await expect(again.getByRole("textbox", { name: text("de", "calendar.location") })).toHaveValue("Saal 2");
   const attendance = again.getByTestId("attendance");
   await expect(attendance.getByRole("checkbox")).toHaveCount(1);
+  await expect(attendance.getByRole("checkbox", { name: employeeName })).toBeFocused();
+  await expect(again.locator('[data-testid="attendance"] ~ * input[type="checkbox"]').first()).toBeAttached();
+  const today = new Intl.DateTimeFormat("de-DE", {
+    timeZone: "Europe/Berlin",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+  }).format(new Date());
+  await expect(attendance).toContainText(text("de", "calendar.attendancePassive", { date: today }));
   await attendance.getByRole("checkbox", { name: employeeName }).check();
   await attendance.getByRole("button", { name: exactly("de", "calendar.saveAttendance") }).click();
   await expect(page.getByText(text("de", "calendar.attendanceSaved", { count: 1 }))).toBeVisible();
@@ -226,6 +236,37 @@ test("the calendar and its dialog pass axe", async ({ page }) => {
   await choose(page, text("de", "calendar.training"), PASSIVE);
   await expect(dialog.getByTestId("invitee").first()).toBeVisible();
   await expectAccessible(page, "event dialog");
+
+  // Its date picker, scanned where it opens: named month arrows, no days of other months.
+  const date = dialog.getByRole("button", { name: text("de", "calendar.date") });
+  await date.click();
+  // The popover that holds the month (the calendar page has month arrows of its own).
+  const picker = page
+    .locator('[id$="-dropdown"]')
+    .filter({ has: page.locator(".mantine-DatePickerInput-calendarHeaderControl") });
+  const previous = picker.getByRole("button", { name: text("de", "dates.previousMonth") });
+  await expect(previous).toBeVisible();
+  await expect(picker.getByRole("button", { name: text("de", "dates.nextMonth") })).toBeVisible();
+  await expect(picker.locator("[data-outside]:visible")).toHaveCount(0);
+  await expectAccessible(page, "the event's date picker");
+  // A day of last month: saving asks first, since it lies in the past.
+  await previous.click();
+  await picker.getByRole("button", { name: /^15 / }).click();
+  await expect(date).toBeFocused();
+  await dialog.getByRole("button", { name: exactly("de", "calendar.save") }).click();
+  const past = page.getByRole("dialog", { name: text("de", "calendar.pastTitle") });
+  await expect(past).toBeVisible();
+  await expectAccessible(page, "the question about a date in the past");
+  await past.getByRole("button", { name: exactly("de", "common.cancel") }).click();
+  await expect(past).toBeHidden();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: exactly("de", "calendar.save") }).click();
+  await page
+    .getByRole("dialog", { name: text("de", "calendar.pastTitle") })
+    .getByRole("button", { name: exactly("de", "calendar.pastSave") })
+    .click();
+  await expect(page.getByText(text("de", "calendar.saved"))).toBeVisible();
+  await expect(dialog).toBeHidden();
 });
 
 test("a personal calendar address shows the employee's dates in a calendar app until it is revoked", async ({

@@ -139,6 +139,8 @@ test("an employee reads the wiki page of a training first and confirms it @phone
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   const box = page.getByTestId("wiki-confirm");
   await expect(box).toBeVisible();
+  // The confirmation comes after the text it confirms.
+  await expect(page.locator('article ~ [data-testid="wiki-confirm"]')).toBeVisible();
   await expect(box.getByRole("button", { name: exactly("de", "wiki.confirm.button") })).toBeVisible();
   await expectAccessible(page, "wiki page with the read confirmation");
 

@@ -28,6 +28,11 @@ function parseEvents(text: string) {
       isDate: e.startDate.isDate,
       start: e.startDate,
       end: e.endDate,
+      alarms: v.getAllSubcomponents("valarm").map((a) => ({
+        action: a.getFirstPropertyValue("action"),
+        trigger: String(a.getFirstPropertyValue("trigger")),
+        description: a.getFirstPropertyValue("description"),
+      })),
     };
   });
 }
@@ -72,6 +77,8 @@ describe("GET /calendar/events/{id}/ics", () => {
     expect(w.summary).toBe("Winter");
     expect(w.start.toJSDate().toISOString()).toBe("2027-03-26T09:00:00.000Z");
     expect(formatTime(w.start.toJSDate(), ZONE)).toBe("10:00");
+    // A calendar app reminds an hour before a timed event.
+    expect(w.alarms).toEqual([{ action: "DISPLAY", trigger: "-PT1H", description: "Winter" }]);
     const s = await file(summer.ID);
     expect(s.start.toJSDate().toISOString()).toBe("2027-03-29T08:00:00.000Z");
     expect(s.end.toJSDate().toISOString()).toBe("2027-03-29T09:00:00.000Z");
@@ -82,6 +89,8 @@ describe("GET /calendar/events/{id}/ics", () => {
     expect(d).toMatchObject({ isDate: true, summary: "Reanimationskurs", location: "Aula" });
     expect(d.start.toString()).toBe("2027-03-28");
     expect(d.end.toString()).toBe("2027-03-30");
+    // … and at 09:00 the day before an all-day one.
+    expect(d.alarms).toEqual([{ action: "DISPLAY", trigger: "-PT15H", description: "Reanimationskurs" }]);
   });
 
   it("keeps the UID and raises SEQUENCE when the event changes", async () => {

@@ -22,9 +22,11 @@ export function App() {
   // pickers' and paginations' arrows named, in the user's language.
   const theme = useMemo(() => {
     const closeButtonProps = { "aria-label": t("common.close") };
-    // A date picker's month and year controls named, its days in readable colours.
+    // A date picker's month and year controls named, its days in readable colours, and no days of
+    // the months before and after: they read faintly and were picked by accident.
     const datePicker = {
       defaultProps: {
+        hideOutsideDates: true,
         ariaLabels: {
           previousMonth: t("dates.previousMonth"),
           nextMonth: t("dates.nextMonth"),
@@ -42,7 +44,11 @@ export function App() {
         Modal: { defaultProps: { closeButtonProps } },
         Drawer: { defaultProps: { closeButtonProps } },
         Loader: { defaultProps: { role: "status", "aria-label": t("common.loading") } },
-        DatePickerInput: datePicker,
+        // Picking a date (or closing the month) puts the focus back on the field, not on the page.
+        DatePickerInput: {
+          ...datePicker,
+          defaultProps: { ...datePicker.defaultProps, popoverProps: { returnFocus: true } },
+        },
         DatePicker: datePicker,
         // The arrows of a pagination named (the pages are their numbers).
         Pagination: {

@@ -1,14 +1,17 @@
-import { api, type CalendarEventDetail } from "@carecampus/contract";
+import { api, type CalendarEventDetail, formatDate } from "@carecampus/contract";
 import { Alert, Button, Checkbox, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconClipboardCheck } from "@tabler/icons-react";
 import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
+import { settings } from "../../app/settings";
+import { dayLabel } from "./event-form";
 
 /**
  * After the event has begun: who attended. For a passive (in-person) training this issues the
- * certificates in one step, valid from the event's date.
+ * certificates in one step, valid from the event's date — which it names, as a past event's
+ * certificates date back. Shown first in the dialog of a started event, its first box focused.
  */
 export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onSaved: () => Promise<void> }) {
   const { t } = useTranslation();
@@ -39,12 +42,22 @@ export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onS
     >
       <Stack gap={6}>
         <Text size="sm">
-          {event.Training.passive ? t("calendar.attendancePassive") : t("calendar.attendanceActive")}
+          {event.Training.passive
+            ? t("calendar.attendancePassive", {
+                // An all-day event's Start is its day (YYYY-MM-DD), not an instant.
+                date: event.AllDay ? dayLabel(event.Start) : formatDate(event.Start, settings["time-zone"]),
+              })
+            : t("calendar.attendanceActive")}
         </Text>
         <Checkbox.Group {...form.getInputProps("attended")}>
           <Stack gap={6}>
-            {event.Invitees.map((i) => (
-              <Checkbox key={i.id} value={String(i.id)} label={`${i.name} ${i.surname}`} />
+            {event.Invitees.map((i, n) => (
+              <Checkbox
+                key={i.id}
+                value={String(i.id)}
+                label={`${i.name} ${i.surname}`}
+                {...(n === 0 && { "data-autofocus": true })}
+              />
             ))}
           </Stack>
         </Checkbox.Group>

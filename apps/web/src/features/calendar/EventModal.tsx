@@ -3,6 +3,7 @@ import {
   api,
   type CalendarEventDetail,
   EVENT_COLOURS,
+  isoDay,
   type ProposalEntry,
   seesAllFacilities,
 } from "@carecampus/contract";
@@ -11,7 +12,6 @@ import {
   Anchor,
   Button,
   Checkbox,
-  ColorSwatch,
   Flex,
   Group,
   Loader,
@@ -21,11 +21,10 @@ import {
   Stack,
   Text,
   TextInput,
-  UnstyledButton,
 } from "@mantine/core";
 import { DatePickerInput, DatesProvider, TimePicker } from "@mantine/dates";
 import { useForm } from "@mantine/form";
-import { IconCheck, IconDownload, IconTrash } from "@tabler/icons-react";
+import { IconDownload, IconTrash } from "@tabler/icons-react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import "dayjs/locale/de";
 import "dayjs/locale/es";
@@ -41,7 +40,8 @@ import { useCatalogue, useFacilities } from "../../queries/admin";
 import { calendarKeys } from "../../queries/calendar";
 import { useRequiredSession } from "../../session/store";
 import { Attendance } from "./Attendance";
-import { type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
+import { ColourChoice } from "./ColourChoice";
+import { dayLabel, type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
 import { InviteePicker } from "./InviteePicker";
 
 /**
@@ -137,6 +137,14 @@ function EventForm({
   const catalogue = useCatalogue();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canEdit = detail ? detail.CanEdit : true;
+  const attendanceFirst = detail?.Started && canEdit ? detail : undefined;
+  // A start in the past, set now (not the one a stored event already had), is asked about first.
+  const [past, setPast] = useState<EventFormValues | null>(null);
+  const startsInPast = (values: EventFormValues) => {
+    const start = eventBody(values, zone).Start;
+    const inPast = values.allDay ? start < isoDay(new Date(), zone) : Date.parse(start) < Date.now();
+    return inPast && start !== (detail ? eventBody(initial, zone).Start : null);
+  };
   const form = useForm<EventFormValues>({
     mode: "controlled",
     initialValues: initial,
@@ -173,8 +181,10 @@ function EventForm({
   const language = i18n.language === "br" ? "pt-br" : i18n.language;
   return (
     <DatesProvider settings={{ locale: language, firstDayOfWeek: 1 }}>
-      <form onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      <form onSubmit={form.onSubmit((values) => (startsInPast(values) ? setPast(values) : save.mutate(values)))}>
         <Stack gap="sm">
+          {/* An event that has begun is opened to record who came: its attendance first. */}
+          {attendanceFirst && <Attendance event={attendanceFirst} onSaved={onChanged} />}
           {allFacilities && (
             <Select
               label={t("calendar.facility")}
@@ -187,7 +197,7 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
-              {...firstField}
+              {...(!attendanceFirst && firstField)}
             />
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -202,7 +212,7 @@ function EventForm({
               disabled={!canEdit}
               required
               searchable
-              {...(!allFacilities && firstField)}
+              {...(!allFacilities && !attendanceFirst && firstField)}
             />
             <Select
               label={t("calendar.training")}
@@ -284,27 +294,14 @@ function EventForm({
             disabled={!canEdit}
             {...form.getInputProps("location")}
           />
-          <div role="radiogroup" aria-label={t("calendar.colour")}>
-            <Text size="sm" fw={500} mb={4}>
-              {t("calendar.colour")}
-            </Text>
-            <Group gap="xs">
-              {EVENT_COLOURS.map((c, i) => (
-                <UnstyledButton
-                  key={c}
-                  role="radio"
-                  aria-checked={v.color === c}
-                  aria-label={t(`calendar.colours.${i}`)}
-                  onClick={() => form.setFieldValue("color", c)}
-                  disabled={!canEdit}
-                >
-                  <ColorSwatch color={c} size={32}>
-                    {v.color === c && <IconCheck size={18} color="#fff" />}
-                  </ColorSwatch>
-                </UnstyledButton>
-              ))}
-            </Group>
-          </div>
+          <ColourChoice
+            label={t("calendar.colour")}
+            colours={EVENT_COLOURS}
+            names={EVENT_COLOURS.map((_, i) => t(`calendar.colours.${i}`))}
+            value={v.color}
+            disabled={!canEdit}
+            onChange={(c) => form.setFieldValue("color", c)}
+          />
           {v.facility && v.training && (
             <InviteePicker
               facility={v.facility}
@@ -317,7 +314,6 @@ function EventForm({
               onChange={(ids) => form.setFieldValue("invitees", ids)}
             />
           )}
-          {detail?.Started && canEdit && <Attendance event={detail} onSaved={onChanged} />}
           {detail && (
             <Anchor
               {...freshLink(() => authedUrl(api.calendarIcs, { params: { id: detail.ID } }))}
@@ -359,6 +355,16 @@ function EventForm({
           </Flex>
         </Stack>
       </form>
+      <ConfirmDialog
+        opened={past !== null}
+        title={t("calendar.pastTitle")}
+        message={t("calendar.pastText", { date: past ? dayLabel(past.day) : "" })}
+        confirmLabel={t("calendar.pastSave")}
+        onConfirm={async () => {
+          if (past) await save.mutateAsync(past);
+        }}
+        onClose={() => setPast(null)}
+      />
       <ConfirmDialog
         opened={confirmDelete}
         title={t("calendar.deleteTitle")}

@@ -32,6 +32,11 @@ export type EventFormProblem = "training" | "endBeforeStart" | "time";
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const parseDay = (day: string) => day.split("-").map(Number) as [number, number, number];
 
+/** A YYYY-MM-DD day as the app writes dates (DD.MM.YYYY). */
+export function dayLabel(day: string): string {
+  return day.split("-").reverse().join(".");
+}
+
 /** The day after a YYYY-MM-DD day (the exclusive End of an all-day event). */
 export function nextDay(day: string): string {
   const [y, m, d] = parseDay(day);

@@ -249,7 +249,6 @@ function WikiPageScreen() {
           </Suspense>
         ) : (
           <>
-            {!showingDraft && <ReadConfirmation page={page} onConfirmed={(next) => show(next, draft)} />}
             <Paper withBorder p={{ base: "sm", sm: "lg" }} component="article">
               {page.html.trim() === "" ? (
                 <Text c="dimmed">{t("wiki.emptyPage")}</Text>
@@ -257,6 +256,8 @@ function WikiPageScreen() {
                 <WikiHtml html={page.html} testId="wiki-html" />
               )}
             </Paper>
+            {/* After the text, as the wiki's home says: one confirms what one has read. */}
+            {!showingDraft && <ReadConfirmation page={page} onConfirmed={(next) => show(next, draft)} />}
             {page.can_see_confirmations && page.requires_confirmation && released && (
               <ConfirmationsPanel page={page} facility={facility} />
             )}
