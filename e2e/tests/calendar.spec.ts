@@ -128,6 +128,7 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
     year: "numeric",
   }).format(new Date());
   await expect(attendance).toContainText(text("de", "calendar.attendancePassive", { date: today }));
+  await expectAccessible(page, "a started event, opened on its attendance");
   await attendance.getByRole("checkbox", { name: employeeName }).check();
   await attendance.getByRole("button", { name: exactly("de", "calendar.saveAttendance") }).click();
   await expect(page.getByText(text("de", "calendar.attendanceSaved", { count: 1 }))).toBeVisible();

@@ -258,6 +258,8 @@ test.describe("tutorial", () => {
     const prompt = page.getByRole("dialog", { name: text("de", "tutorial.title") });
     await prompt.getByRole("button", { name: exactly("de", "tutorial.never") }).click();
     await expect(prompt).toBeHidden();
+    // Closed, the focus is on the start page's title, where reading goes on.
+    await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
     await expect
       .poll(async () => {
         const res = await page.request.get(`/api/auth/users/${user.id}`, {

@@ -1,5 +1,15 @@
 import { expect, test } from "@playwright/test";
-import { createFacility, createTeam, createUser, openAs, setLanguage, unique } from "./helpers";
+import {
+  applyPreference,
+  createFacility,
+  createTeam,
+  createUser,
+  expectAccessible,
+  expectNothingCutOff,
+  openAs,
+  setLanguage,
+  unique,
+} from "./helpers";
 
 test("a supervisor switches list and matrix, filters by topic and marks a passive training; the xlsx is not theirs @phone", async ({
   page,
@@ -51,6 +61,16 @@ test("a content manager filters the overview by facility, in English", async ({ 
   await setLanguage(page.request, contentmanager, "en");
   await openAs(page, contentmanager, "/progress");
   await expect(page.getByRole("heading", { name: "Progress overview" })).toBeVisible();
+  // Across facilities, the share per training and facility: readable in the dark theme too, its
+  // headers the trainings' whole names.
+  const coverage = page.getByTestId("facility-coverage");
+  await expect(coverage).toBeVisible();
+  const firstTraining = (await page.getByTestId("coverage-chart").locator("p").first().textContent()) ?? "";
+  await expect(coverage.getByRole("columnheader", { name: firstTraining, exact: true })).toBeVisible();
+  await applyPreference(page, "theme", "dark");
+  await expectAccessible(page, "/progress with the facility coverage, dark theme");
+  await expectNothingCutOff(page, "/progress with the facility coverage");
+  await applyPreference(page, "theme", "carely");
   await page.getByText("Matrix", { exact: true }).click();
   const matrix = page.getByTestId("progress-matrix");
   // All facilities: learners of both (the matrix pages through all; the filter finds this test's).

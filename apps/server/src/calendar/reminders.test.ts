@@ -125,6 +125,15 @@ describe("the calendar reminder job", () => {
     ]);
   });
 
+  it("names an event without a label of its own by its training, once", async () => {
+    const s = await createScene();
+    await schedule(s, { Start: "2027-05-04T14:30:00+02:00", End: "2027-05-04T16:00:00+02:00", label: "" });
+    await runAt(berlin(2027, 5, 3, 8));
+    const german = await mailTo(s.mail.admin);
+    expect(german?.text).toContain("Sie sind zur Schulung „Reanimationskurs“ eingeladen: 04.05.2027 14:30.");
+    expect(german?.text).not.toContain("(Reanimationskurs)");
+  });
+
   it("queues the mail in each recipient's language with the event attached as .ics", async () => {
     const s = await createScene();
     const event = await schedule(s, {

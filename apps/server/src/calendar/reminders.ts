@@ -6,6 +6,7 @@ import {
   type ReminderStage,
   startOfDayAfter,
   timeOfDay,
+  trainingAside,
 } from "@carecampus/contract";
 import { and, eq, gt, gte, inArray, lt, or } from "drizzle-orm";
 import { currentMember, isCurrentMember } from "../access/scope";
@@ -209,7 +210,8 @@ function reminderMail(e: EventRow, stage: ReminderStage, person: Person, zone: s
   // An all-day event starts at midnight in the zone: its date is that day's.
   const date = formatDate(e.startsAt, zone);
   const when = e.allDay ? fill(part.allDay, { date }) : `${date} ${formatTime(e.startsAt, zone)}`;
-  const values = { label: labelOf(e), training: e.training, when, location: e.location ?? "" };
+  const label = labelOf(e);
+  const values = { label, trainingAside: trainingAside(label, e.training), when, location: e.location ?? "" };
   const lines = [fill(texts.greeting, { name: person.name, surname: person.surname }), "", fill(part.text, values)];
   if (e.location) lines.push(fill(part.location, values));
   lines.push("", part.attachment);

@@ -42,6 +42,10 @@ export function App() {
       respectReducedMotion: true,
       components: {
         Modal: { defaultProps: { closeButtonProps } },
+        // An alert's title in the text colour: Mantine colours it with the alert's shade, which on
+        // a light alert's tinted background stays below 4.5:1 (e.g. the attendance's teal title).
+        // The icon and edge keep the colour.
+        Alert: { styles: { title: { color: "var(--mantine-color-text)" } } },
         Drawer: { defaultProps: { closeButtonProps } },
         Loader: { defaultProps: { role: "status", "aria-label": t("common.loading") } },
         // Picking a date (or closing the month) puts the focus back on the field, not on the page.

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { call } from "../api/client";
 import { sessionStore, useRequiredSession } from "../session/store";
+import { focusPageHeading } from "./focus";
 
 /**
  * Tutorial start-up prompt: yes opens /help, no asks again next session, don't show again
@@ -27,7 +28,15 @@ export function TutorialPrompt() {
     sessionStore.setUser({ ...user, show_help_redirect: false });
   };
   return (
-    <Modal opened={open} onClose={dismiss} title={t("tutorial.title")} centered>
+    <Modal
+      opened={open}
+      onClose={dismiss}
+      title={t("tutorial.title")}
+      centered
+      // It opened on its own: closed, the focus goes to the screen's title (not the page's top).
+      returnFocus={false}
+      onExitTransitionEnd={focusPageHeading}
+    >
       <Text mb="lg">{t("tutorial.text")}</Text>
       <Group justify="flex-end" gap="xs">
         <Button variant="subtle" color="gray" onClick={() => void never()}>

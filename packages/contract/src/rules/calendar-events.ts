@@ -47,3 +47,11 @@ export const EVENT_COLOURS = ["#0f766e", "#1d4ed8", "#7c3aed", "#be123c", "#b453
 export type ReminderStage = "tomorrow" | "today";
 /** Reminders are not sent before this hour of the day, in TIME_ZONE. */
 export const REMINDER_HOUR = 6;
+
+/**
+ * The training beside an event's label in a reminder (" (Reanimationstraining)"), or nothing when
+ * the label is the training's name itself (an event without a label of its own).
+ */
+export function trainingAside(label: string, training: string): string {
+  return training && label.trim() !== training.trim() ? ` (${training})` : "";
+}

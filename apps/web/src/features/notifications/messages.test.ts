@@ -89,8 +89,12 @@ describe("notification messages", () => {
     const key = NotificationMessageKey.calendarReminder;
     expect(noticeText({ ExpiresAt: null }, { key, values }, zone)).toEqual({
       key,
-      values: { ...values, time: "14:30", location: " – Saal 1" },
+      values: { ...values, time: "14:30", trainingAside: " (Brandschutz)", location: " – Saal 1" },
     });
+    // An event without a label of its own is named by its training: not twice.
+    expect(
+      noticeText({ ExpiresAt: null }, { key, values: { ...values, label: "Brandschutz" } }, zone).values.trainingAside,
+    ).toBe("");
     expect(
       noticeText(
         { ExpiresAt: null },

@@ -8,6 +8,7 @@ import {
   NotificationDisplayKey,
   NotificationMessageKey,
   type Role,
+  trainingAside,
 } from "@carecampus/contract";
 
 /** The translatable CustomMessage of a notification: an i18n key and its values. */
@@ -74,7 +75,15 @@ function reminderText(values: Record<string, string>, zone: string): NoticeMessa
       ? NotificationDisplayKey.calendarReminderAllDay
       : NotificationMessageKey.calendarReminder;
   const time = !allDay && values.start ? formatTime(values.start, zone) : "";
-  return { key, values: { ...values, time, location: values.location ? ` – ${values.location}` : "" } };
+  return {
+    key,
+    values: {
+      ...values,
+      time,
+      trainingAside: trainingAside(values.label ?? "", values.training ?? ""),
+      location: values.location ? ` – ${values.location}` : "",
+    },
+  };
 }
 
 /**

@@ -51,7 +51,8 @@ export function CoverageChart({ overview, trainings }: { overview: TopicOverview
           const share = validShare(colours);
           return (
             <Group key={tr.id} gap="sm" wrap="nowrap">
-              <Text size="sm" w={{ base: 120, sm: 240 }} truncate title={tr.name}>
+              {/* A long name wraps (at 360 px too) instead of being cut off. */}
+              <Text size="sm" w={{ base: 120, sm: 240 }} style={{ overflowWrap: "anywhere", flexShrink: 0 }}>
                 {tr.name}
               </Text>
               <CoverageBar colours={colours} label={t("progress.chartBar", { name: tr.name, share })} />
@@ -68,9 +69,10 @@ export function CoverageChart({ overview, trainings }: { overview: TopicOverview
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t("progress.facility")}</Table.Th>
+                {/* Whole names, wrapped between words: the table scrolls sideways where they do not fit. */}
                 {trainings.map((tr) => (
-                  <Table.Th key={tr.id} title={tr.name}>
-                    {tr.name.length > 18 ? `${tr.name.slice(0, 17)}…` : tr.name}
+                  <Table.Th key={tr.id} miw={96} maw={180} style={{ hyphens: "auto", overflowWrap: "break-word" }}>
+                    {tr.name}
                   </Table.Th>
                 ))}
               </Table.Tr>
@@ -85,7 +87,9 @@ export function CoverageChart({ overview, trainings }: { overview: TopicOverview
                     const shade =
                       colours.length === 0 ? "gray.1" : share >= 90 ? "teal.2" : share >= 60 ? "yellow.2" : "red.2";
                     return (
-                      <Table.Td key={tr.id} bg={shade} ta="center">
+                      // Light shades in every theme, so dark text on them (the dark theme's light
+                      // text read at 1.1–1.4:1).
+                      <Table.Td key={tr.id} bg={shade} c="black" ta="center">
                         {colours.length === 0 ? "–" : `${share}%`}
                       </Table.Td>
                     );

@@ -7,7 +7,6 @@ import { useTranslation } from "react-i18next";
 import { ApiError, call, showError } from "../../api/client";
 import { settings } from "../../app/settings";
 import { refreshWiki } from "./queries";
-import { READABLE_TITLE } from "./readable";
 import classes from "./wiki.module.css";
 
 /**
@@ -58,7 +57,6 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
         icon={<IconCircleCheck />}
         title={t("wiki.confirm.doneTitle")}
         data-testid="wiki-confirmed"
-        styles={READABLE_TITLE}
         role={justConfirmed ? "status" : undefined}
       >
         {t("wiki.confirm.done", {

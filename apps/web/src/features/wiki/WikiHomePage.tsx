@@ -10,7 +10,6 @@ import { PageHeader } from "../../components/PageHeader";
 import { FacilityPicker } from "./FacilityPicker";
 import { NewPageModal, NewTopicModal, writableScopes } from "./NewModals";
 import { useWikiTree } from "./queries";
-import { READABLE_TITLE } from "./readable";
 import { wikiPath } from "./scope";
 import { TopicSection } from "./TopicSection";
 import { WikiSearch } from "./WikiSearch";
@@ -54,7 +53,6 @@ export default function WikiHomePage() {
               icon={<IconSignature />}
               title={t("wiki.toConfirm", { count: data.to_confirm })}
               data-testid="wiki-to-confirm"
-              styles={READABLE_TITLE}
             >
               {t("wiki.toConfirmHelp")}
             </Alert>

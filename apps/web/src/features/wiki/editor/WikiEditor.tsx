@@ -28,7 +28,6 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import safe from "../../../components/SafeHtml.module.css";
 import { configuredLanguages } from "../../../i18n";
 import { fetchWikiPage } from "../queries";
-import { READABLE_TITLE } from "../readable";
 import { wikiPath } from "../scope";
 import wiki from "../wiki.module.css";
 import classes from "./editor.module.css";
@@ -269,7 +268,6 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
             title={t("wiki.editor.conflictTitle")}
             role="alert"
             data-testid="wiki-conflict"
-            styles={READABLE_TITLE}
           >
             <Stack gap="xs">
               <Text size="sm">
