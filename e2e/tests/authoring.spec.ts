@@ -94,8 +94,13 @@ test("an administrator writes a questionnaire with an image, previews and publis
     await expect(form.getByText(t("authoring.problems.textRequired"))).toHaveCount(0);
     await expect(form.getByRole("button", { name: t("authoring.saveQuestion"), exact: true })).toBeVisible();
   });
-  await form.getByRole("button", { name: exactly("de", "authoring.saveQuestion") }).click();
+  // Saved with "save and next": the next, new question opens empty, the keyboard in its text.
+  await form.getByRole("button", { name: exactly("de", "authoring.saveAndNext") }).click();
   await expect(page.getByTestId("question-item")).toHaveCount(1);
+  await expect(questionText("de")).toHaveValue("");
+  await expect(questionText("de")).toBeFocused();
+  await form.getByRole("button", { name: exactly("de", "common.cancel") }).click();
+  await expect(form).toHaveCount(0);
   // On a phone the question's actions sit below its text, which keeps its words whole.
   const item = page.getByTestId("question-item");
   const said = await item.getByText(question, { exact: false }).boundingBox();

@@ -7,6 +7,7 @@ import {
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
+  expectNothingCutOff,
   loginWith,
   openAs,
   setPreference,
@@ -184,6 +185,7 @@ test("collapsed user cards show login and facility: two people of the same name 
     }
     await scan(page, `user cards`, pass);
     await expectNoSidewaysScroll(page, "user cards");
+    await expectNothingCutOff(page, "user cards");
   }
 });
 

@@ -5,6 +5,7 @@ import {
   createUser,
   exactly,
   expectAccessible,
+  expectNothingCutOff,
   loginWith,
   openAs,
   type TestUser,
@@ -407,6 +408,7 @@ test("an administrator writes a facility page that requires confirmation, releas
     page.getByTestId("wiki-confirmations").getByRole("link", { name: text(lang, "wiki.confirmations.export") });
   await expect(exportLink("de")).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
   await expectAccessible(page, "wiki page with the confirmations");
+  await expectNothingCutOff(page, "the confirmation table");
   await alsoInEnglish(page, "wiki page with the confirmations", async () => {
     await expect(exportLink("en")).toHaveAttribute("href", /\/confirmations\/export\?(.*&)?token=/);
     await expect(row).toHaveAttribute("data-state", "confirmed");

@@ -63,15 +63,28 @@ export function draftOf(q: AuthoringQuestion | null): QuestionDraft {
   };
 }
 
+/** The rows that count: an answer row left empty is not an answer (nor a problem), it is left out. */
+const filled = (answers: readonly DraftAnswer[]) => answers.filter((a) => a.text.trim() !== "");
+
 export function inputOf(d: QuestionDraft): AuthoringQuestionInput {
   return {
     type: d.type,
     text: d.text.trim(),
-    answers: d.answers.map((a) => ({ text: a.text.trim(), correct: a.correct })),
+    answers: filled(d.answers).map((a) => ({ text: a.text.trim(), correct: a.correct })),
     explanation: d.explanation,
     hint: d.hint.trim() === "" ? null : d.hint.trim(),
     media: d.media,
   };
+}
+
+/** The asterisk of a required field, as Mantine marks its inputs' labels (screen readers hear "required" there). */
+function RequiredMark() {
+  const { t } = useTranslation();
+  return (
+    <Text component="span" c="var(--mantine-color-error)" ml={4} title={t("common.required")}>
+      *
+    </Text>
+  );
 }
 
 function move<T>(list: T[], from: number, to: number): T[] {
@@ -95,7 +108,8 @@ export function QuestionForm({
   initial: QuestionDraft;
   /** Learners answered it: a change of text, type or answers makes a new version. */
   answered: boolean;
-  onSave: (input: AuthoringQuestionInput) => Promise<void>;
+  /** Saves; `next`: then the next question opens (a new one after the last). */
+  onSave: (input: AuthoringQuestionInput, next: boolean) => Promise<void>;
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
@@ -113,8 +127,14 @@ export function QuestionForm({
     // The contract's rules, by the path of the field they concern (e.g. "answers.2.text").
     validate: (values) => {
       const errors: Record<string, string> = {};
+      // A problem of the n-th filled answer belongs to its row in the form.
+      const rows = values.answers.flatMap((a, i) => (a.text.trim() === "" ? [] : [i]));
       for (const p of questionProblems(inputOf(values))) {
-        errors[p.path.join(".")] ??= t(`authoring.problems.${p.code}`, {
+        const path =
+          p.path[0] === "answers" && typeof p.path[1] === "number"
+            ? ["answers", rows[p.path[1]], ...p.path.slice(2)]
+            : p.path;
+        errors[path.join(".")] ??= t(`authoring.problems.${p.code}`, {
           max: CONTENT_LIMITS.answersMax,
           min: CONTENT_LIMITS.answersMin,
         });
@@ -139,19 +159,22 @@ export function QuestionForm({
       }),
     );
 
-  const save = useMutation({ mutationFn: (input: AuthoringQuestionInput) => onSave(input) });
-  const submit = form.onSubmit(
-    (values) => {
-      tried.current = true;
-      save.mutate(inputOf(values));
-    },
-    () => {
-      tried.current = true;
-      requestAnimationFrame(() =>
-        firstError.current?.querySelector<HTMLElement>("[aria-invalid=true], [data-error]")?.focus(),
-      );
-    },
-  );
+  const save = useMutation({
+    mutationFn: ({ input, next }: { input: AuthoringQuestionInput; next: boolean }) => onSave(input, next),
+  });
+  const submit = (next: boolean) =>
+    form.onSubmit(
+      (values) => {
+        tried.current = true;
+        save.mutate({ input: inputOf(values), next });
+      },
+      () => {
+        tried.current = true;
+        requestAnimationFrame(() =>
+          firstError.current?.querySelector<HTMLElement>("[aria-invalid=true], [data-error]")?.focus(),
+        );
+      },
+    )();
 
   const upload = useMutation({
     mutationFn: (file: File) => uploadQuestionMedia(file),
@@ -204,9 +227,11 @@ export function QuestionForm({
         <Stack gap="xs">
           <Title order={3} size="h5">
             {t("authoring.answers")}
+            <RequiredMark />
           </Title>
           <Text size="sm" c="dimmed">
-            {d.type === "single" ? t("authoring.rightSingle") : t("authoring.rightMultiple")}
+            {d.type === "single" ? t("authoring.rightSingle") : t("authoring.rightMultiple")}{" "}
+            {t("authoring.emptyIgnored")}
           </Text>
           {answersProblem && (
             <Text c="red" size="sm" role="alert" data-error>
@@ -282,6 +307,7 @@ export function QuestionForm({
         <div>
           <Text fw={600} size="sm" mb={4} id={explanationLabel}>
             {t("quiz.explanation")}
+            <RequiredMark />
           </Text>
           <Suspense fallback={<Skeleton h={120} />}>
             <ExplanationEditor
@@ -333,7 +359,10 @@ export function QuestionForm({
           <Button variant="default" onClick={onCancel}>
             {t("common.cancel")}
           </Button>
-          <Button onClick={() => submit()} loading={save.isPending}>
+          <Button variant="light" onClick={() => submit(true)} loading={save.isPending && save.variables?.next}>
+            {t("authoring.saveAndNext")}
+          </Button>
+          <Button onClick={() => submit(false)} loading={save.isPending && !save.variables?.next}>
             {t("authoring.saveQuestion")}
           </Button>
         </Group>

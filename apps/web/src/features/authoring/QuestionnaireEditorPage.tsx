@@ -32,6 +32,8 @@ export default function QuestionnaireEditorPage() {
   // ?question=ID (the 'fix this question' link of a help request) opens that question's form.
   const [search] = useSearchParams();
   const [editing, setEditing] = useState<number | "new" | null>(() => Number(search.get("question")) || null);
+  /** Counts the new-question forms opened one after another, so each starts empty. */
+  const [newForm, setNewForm] = useState(0);
   const [name, setName] = useState<string | null>(null);
   const [preview, setPreview] = useState(false);
   const [importing, setImporting] = useState(false);
@@ -45,14 +47,20 @@ export default function QuestionnaireEditorPage() {
     void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
     void invalidateLearning(queryClient);
   };
-  const saveQuestion = async (questionId: number | "new", input: AuthoringQuestionInput) => {
+  /** Saves a question; with `next`, the following question opens in the editor (after the last, a new one). */
+  const saveQuestion = async (questionId: number | "new", input: AuthoringQuestionInput, next: boolean) => {
     const res =
       questionId === "new"
         ? await call(api.authoringQuestionCreate, { params: { id }, body: input })
         : await call(api.authoringQuestionSave, { params: { id: questionId }, body: input });
     update(res.questionnaire);
     showSuccess(res.versioned ? t("authoring.savedVersion") : t("authoring.saved"));
-    setEditing(null);
+    if (!next) return setEditing(null);
+    const ids = res.questionnaire.questions.map((q) => q.id);
+    const at = questionId === "new" ? -1 : ids.indexOf(questionId);
+    setEditing(at >= 0 && at + 1 < ids.length ? (ids[at + 1] as number) : "new");
+    // A new question after a new one: a fresh, empty form.
+    setNewForm((n) => n + 1);
   };
   const reorder = async (from: number, to: number) => {
     const order = qn.questions.map((q) => q.id);
@@ -150,7 +158,7 @@ export default function QuestionnaireEditorPage() {
               key={q.id}
               initial={draftOf(q)}
               answered={q.answered}
-              onSave={(input) => saveQuestion(q.id, input)}
+              onSave={(input, next) => saveQuestion(q.id, input, next)}
               onCancel={() => setEditing(null)}
             />
           ) : (
@@ -212,9 +220,10 @@ export default function QuestionnaireEditorPage() {
         {ed &&
           (editing === "new" ? (
             <QuestionForm
+              key={`new-${newForm}`}
               initial={draftOf(null)}
               answered={false}
-              onSave={(input) => saveQuestion("new", input)}
+              onSave={(input, next) => saveQuestion("new", input, next)}
               onCancel={() => setEditing(null)}
             />
           ) : (

@@ -13,7 +13,8 @@ export function ConfirmationBadge({ state, size = "sm" }: { state: WikiConfirmat
       {...expiryBadgeProps(WIKI_CONFIRMATION_COLOURS[state])}
       leftSection={state === "confirmed" ? <IconCircleCheck size={12} /> : <IconSignature size={12} />}
       data-colour={WIKI_CONFIRMATION_COLOURS[state]}
-      style={{ textTransform: "none" }}
+      // Never narrower than its words: in a table at 360 px it was squeezed to "N…".
+      style={{ textTransform: "none", minWidth: "max-content" }}
     >
       {t(`wiki.state.${state}`)}
     </Badge>
