@@ -140,13 +140,22 @@ test("an employee asks for help in the quiz, the supervisor answers it, the empl
   await expect(page.getByTestId("help-empty")).toHaveText(text("de", "helpRequests.none"));
   await expect(page.getByTestId("help-indicator")).toHaveCount(0);
 
-  // The learner finds the answer among the notifications; it leads to the training.
+  // The learner finds the answer among the notifications; it opens their own questions at this
+  // one, the reply beside it, where it can be found again later (the menu's "Meine Fragen").
   await openAs(page, team.employee, "/", team.employee.password);
   await page.getByTestId("notification-bell").click();
   const notice = page.getByTestId("notification").filter({ hasText: reply });
   await expect(notice).toContainText(asked.slice(0, 30));
   await notice.click();
-  await expect(page).toHaveURL(/\/topic\/\d+\/training\/\d+$/);
+  await expect(page).toHaveURL(/\/my-questions\?question=\d+$/);
+  const mine = page.getByTestId("my-question").filter({ hasText: asked });
+  await expect(mine).toBeFocused();
+  await expect(mine.getByTestId("my-question-reply")).toContainText(reply);
+  await expectAccessible(page, "/my-questions");
+  await alsoInEnglish(page, "/my-questions", async (t) => {
+    await expect(page.getByRole("heading", { name: t("myQuestions.title") })).toBeVisible();
+    await expect(mine).toContainText(t("myQuestions.replyBy", { name: "" }).trim());
+  });
 
   // ... and beside the question, when the quiz asks it again in the next round.
   await page.goto(quiz);

@@ -40,6 +40,7 @@ export const apiTable = {
   authoringTrainingSave: { method: "PUT", path: "/authoring/trainings/:id" },
   helpRequestCreate: { method: "POST", path: "/help" },
   helpList: { method: "GET", path: "/help" },
+  helpMine: { method: "GET", path: "/help/mine" },
   helpGet: { method: "GET", path: "/help/:id" },
   helpHandle: { method: "DELETE", path: "/help/:id" },
   helpReply: { method: "POST", path: "/help/:id/reply" },

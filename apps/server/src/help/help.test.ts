@@ -3,6 +3,7 @@ import {
   HELP_BADGE_THRESHOLDS,
   type HelpRequestDetail,
   type HelpRequestSummary,
+  type MyHelpRequest,
 } from "@carecampus/contract";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -326,6 +327,7 @@ describe("handling and replying", () => {
         question: "Wie lange desinfizieren Sie die Hände?",
         topicId: String(q.topic),
         trainingId: String(q.training),
+        questionId: String(q.q1),
       },
     });
     // Facility B's learner is still waiting for their own facility.
@@ -354,6 +356,23 @@ describe("handling and replying", () => {
     }
     expect(seen?.open).toBe(false);
     expect(seen?.replies).toEqual([expect.objectContaining({ text, by: expect.stringContaining("Test") })]);
+
+    // The learner's own questions keep it, beside the question, after the notification is gone.
+    const own = await inject("GET", employee2.token, "/api/help/mine");
+    expect(own.statusCode, own.body).toBe(200);
+    const asked = own.json() as MyHelpRequest[];
+    expect(asked.find((r) => r.question_id === q.q1)).toMatchObject({
+      question_text: "Wie lange desinfizieren Sie die Hände?",
+      training_id: q.training,
+      topic_id: q.topic,
+      reply: { text, by: expect.stringContaining("Test") },
+    });
+    expect(asked.find((r) => r.question_id === q.q1)?.handled_at).not.toBeNull();
+    // Only their own: the other learner's list has their own requests and no one else's.
+    const others = (await inject("GET", cast.tokens.employee, "/api/help/mine")).json() as MyHelpRequest[];
+    expect(others.map((r) => r.id)).not.toContain(asked.find((r) => r.question_id === q.q1)?.id);
+    // Staff have no questions of their own to list.
+    expect((await inject("GET", cast.tokens.administrator, "/api/help/mine")).statusCode).toBe(403);
 
     // The detail keeps the reply for the facility.
     const detail = (await inject("GET", cast.tokens.administrator, `/api/help/${q.q1}`)).json();

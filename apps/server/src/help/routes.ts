@@ -9,6 +9,7 @@ import {
   handleHelpRequest,
   listContentFixes,
   listHelpRequests,
+  listMyHelpRequests,
   replyToHelpRequest,
   setContentFix,
 } from "./service";
@@ -21,6 +22,10 @@ export async function helpRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.helpRequestCreate, { onRequest: authenticate({ admit: "help.ask" }) }, async (request) => ({
     id: await createHelpRequest(limitDeps(app.deps), actorOf(request), request.body.question_id),
   }));
+
+  route(app, endpoints.helpMine, { onRequest: authenticate({ admit: "help.ask" }) }, (request) =>
+    listMyHelpRequests(db, actorOf(request)),
+  );
 
   route(app, endpoints.helpList, { onRequest: authenticate({ admit: "help.read" }) }, (request) =>
     listHelpRequests(db, actorOf(request), request.query.facility),

@@ -4,11 +4,13 @@ import {
   type HelpRequestDetail,
   type HelpRequestSummary,
   helpBadgeColour,
+  type MyHelpRequest,
   NotificationMessageKey,
   personName,
   truncate,
 } from "@carecampus/contract";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import {
   type Actor,
   assertMay,
@@ -47,9 +49,17 @@ const HELP_NOT_FOUND = () => notFound("help.read");
 
 const flagged = sql<boolean>`exists (select 1 from ${questionContentFlags} f where f."question_id" = ${questions.id})`;
 
+/** A select (dynamic mode) with `questions` in it, joined on to where each question stands: its questionnaire, training and topic. */
+function withPlace<T extends PgSelect>(query: T) {
+  return query
+    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
+    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
+    .innerJoin(topics, eq(topics.id, trainings.topicId));
+}
+
 /** A question with where it stands in the content (topic › training › questionnaire), or undefined. */
 async function questionContext(db: Db | Tx, questionId: number) {
-  const [row] = await db
+  const query = db
     .select({
       id: questions.id,
       text: questions.text,
@@ -69,10 +79,8 @@ async function questionContext(db: Db | Tx, questionId: number) {
       needsFix: flagged,
     })
     .from(questions)
-    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
-    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .where(eq(questions.id, questionId));
+    .$dynamic();
+  const [row] = await withPlace(query).where(eq(questions.id, questionId));
   return row;
 }
 
@@ -154,7 +162,7 @@ export async function listHelpRequests(
 ): Promise<HelpRequestSummary[]> {
   assertMay(actor, "help.read");
   const scope = await requestScope(db, actor, facility);
-  const rows = await db
+  const query = db
     .select({
       questionId: questions.id,
       text: questions.text,
@@ -168,9 +176,8 @@ export async function listHelpRequests(
     })
     .from(helpRequests)
     .innerJoin(questions, eq(questions.id, helpRequests.questionId))
-    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
-    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .$dynamic();
+  const rows = await withPlace(query)
     .where(and(isNull(helpRequests.handledAt), openOfCurrent, scope))
     .groupBy(questions.id, questions.text, topics.name, trainings.name, trainings.icon, questionnaires.facilityId)
     .orderBy(desc(sql`count(*)`), desc(sql`max(${helpRequests.createdAt})`), asc(questions.id));
@@ -187,6 +194,54 @@ export async function listHelpRequests(
       last_asked_at: new Date(r.lastAskedAt).toISOString(),
       needs_fix: Boolean(r.needsFix),
     }));
+}
+
+/** The most of their own requests a learner's list shows (GET /help/mine). */
+export const MY_HELP_REQUESTS_MAX = 100;
+
+/**
+ * GET /help/mine (issue 30): the learner's own requests, the newest first, each with its question
+ * (the version they asked about), its training and the reply once given — so that an answer can
+ * be found again after its notification is gone.
+ */
+export async function listMyHelpRequests(db: Db, actor: Actor): Promise<MyHelpRequest[]> {
+  assertMay(actor, "help.ask");
+  const query = db
+    .select({
+      id: helpRequests.id,
+      questionId: questions.id,
+      text: questions.text,
+      topicId: topics.id,
+      trainingId: trainings.id,
+      training: trainings.name,
+      askedAt: helpRequests.createdAt,
+      handledAt: helpRequests.handledAt,
+      replyText: helpReplies.text,
+      replyBy: helpReplies.authorName,
+      replyAt: helpReplies.createdAt,
+    })
+    .from(helpRequests)
+    .innerJoin(questions, eq(questions.id, helpRequests.questionId))
+    .leftJoin(helpReplies, eq(helpReplies.id, helpRequests.replyId))
+    .$dynamic();
+  const rows = await withPlace(query)
+    .where(eq(helpRequests.userId, actor.id))
+    .orderBy(desc(helpRequests.createdAt), desc(helpRequests.id))
+    .limit(MY_HELP_REQUESTS_MAX);
+  return rows.map((r) => ({
+    id: r.id,
+    question_id: r.questionId,
+    question_text: r.text,
+    topic_id: r.topicId,
+    training_id: r.trainingId,
+    training: r.training,
+    asked_at: r.askedAt.toISOString(),
+    handled_at: r.handledAt?.toISOString() ?? null,
+    reply:
+      r.replyText === null || r.replyAt === null
+        ? null
+        : { text: r.replyText, by: r.replyBy ?? "", at: r.replyAt.toISOString() },
+  }));
 }
 
 /**
@@ -394,6 +449,8 @@ export async function replyToHelpRequest(
       topicId: String(context.topicId),
       trainingId: String(context.trainingId),
       questionnaireId: String(context.questionnaireId),
+      // The notification opens the learner's own questions at this one, the reply beside it.
+      questionId: String(questionId),
     };
     await insertNotifications(
       tx,
@@ -457,7 +514,7 @@ export async function setContentFix(
 /** GET /help/content-fixes: the questions marked 'content needs fixing', newest first. */
 export async function listContentFixes(db: Db, actor: Actor): Promise<ContentFix[]> {
   assertMay(actor, "help.flagContent");
-  const rows = await db
+  const query = db
     .select({
       questionId: questions.id,
       text: questions.text,
@@ -471,10 +528,8 @@ export async function listContentFixes(db: Db, actor: Actor): Promise<ContentFix
     })
     .from(questionContentFlags)
     .innerJoin(questions, eq(questions.id, questionContentFlags.questionId))
-    .innerJoin(questionnaires, eq(questionnaires.id, questions.questionnaireId))
-    .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
-    .innerJoin(topics, eq(topics.id, trainings.topicId))
-    .orderBy(desc(questionContentFlags.flaggedAt), asc(questions.id));
+    .$dynamic();
+  const rows = await withPlace(query).orderBy(desc(questionContentFlags.flaggedAt), asc(questions.id));
   return rows.map((r) => ({
     question_id: r.questionId,
     question_text: r.text,

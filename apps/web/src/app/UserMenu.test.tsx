@@ -10,6 +10,7 @@ import { UserMenu } from "./UserMenu";
 
 /** The menu's page entries and the route each opens (spec §2: 'the other pages the user may access'). */
 const PAGES: [RouteName, string][] = [
+  ["myQuestions", "nav.myQuestions"],
   ["progress", "nav.progress"],
   ["users", "nav.users"],
   ["calendar", "nav.calendar"],
@@ -61,8 +62,11 @@ describe("user menu", () => {
   );
 
   it("differs by role as spec §2 and §6 say: staff pages for staff, none for employees", () => {
-    const staffPages = PAGES.map(([, key]) => i18n.t(key));
+    const staffPages = PAGES.filter(([route]) => route !== "myQuestions").map(([, key]) => i18n.t(key));
     expect(expectedItems(["employee"]).filter((i) => staffPages.includes(i))).toEqual([]);
+    // Learners have their own questions and the replies (issue 30); staff without trainings do not.
+    expect(expectedItems(["employee"])).toContain(i18n.t("nav.myQuestions"));
+    expect(expectedItems(["administrator"])).not.toContain(i18n.t("nav.myQuestions"));
     expect(expectedItems(["supervisor"])).not.toContain(i18n.t("nav.newProfile"));
     expect(expectedItems(["administrator"])).toContain(i18n.t("nav.newProfile"));
     expect(expectedItems(["superchris"])).toEqual(expect.arrayContaining(staffPages));

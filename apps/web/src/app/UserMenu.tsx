@@ -8,6 +8,7 @@ import {
   IconLifebuoy,
   IconListDetails,
   IconLogout,
+  IconMessageQuestion,
   IconSchool,
   IconSettings,
   IconUser,
@@ -40,6 +41,7 @@ export function UserMenu() {
   const { t } = useTranslation();
   const { user } = useRequiredSession();
   const pages: Entry[] = [
+    { route: "myQuestions", to: "/my-questions", label: t("nav.myQuestions"), icon: <IconMessageQuestion size={16} /> },
     { route: "progress", to: "/progress", label: t("nav.progress"), icon: <IconChartBar size={16} /> },
     { route: "users", to: "/users", label: t("nav.users"), icon: <IconUsers size={16} /> },
     { route: "calendar", to: "/calendar", label: t("nav.calendar"), icon: <IconCalendar size={16} /> },

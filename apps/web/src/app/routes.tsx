@@ -27,6 +27,7 @@ const ProgressPage = lazy(() => import("../features/progress/ProgressPage"));
 const HelpRequestsPage = lazy(() => import("../features/help/HelpRequestsPage"));
 const HelpRequestPage = lazy(() => import("../features/help/HelpRequestPage"));
 const TutorialPage = lazy(() => import("../features/help/TutorialPage"));
+const MyQuestionsPage = lazy(() => import("../features/help/MyQuestionsPage"));
 const CalendarPage = lazy(() => import("../features/calendar/CalendarPage"));
 const PartnerCoursesPage = lazy(() => import("../features/partner-courses/PartnerCoursesPage"));
 const WikiHomePage = lazy(() => import("../features/wiki/WikiHomePage"));
@@ -104,6 +105,7 @@ export const router = createBrowserRouter([
           { path: "helprequests/:id", element: role("helpRequests", <HelpRequestPage />) },
           { path: "partner-courses", element: role("partnerCourses", <PartnerCoursesPage />) },
           { path: "help", element: role("help", <TutorialPage />) },
+          { path: "my-questions", element: role("myQuestions", <MyQuestionsPage />) },
           { path: "authoring", element: role("authoring", <AuthoringPage />) },
           { path: "authoring/questionnaire/:id", element: role("authoring", <QuestionnaireEditorPage key="editor" />) },
           { path: "wiki", element: role("wiki", <WikiHomePage />) },

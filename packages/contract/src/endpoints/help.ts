@@ -8,6 +8,7 @@ import {
   HelpRequestDetail,
   HelpRequestList,
   HelpScopeQuery,
+  MyHelpRequestList,
   Tutorial,
   TutorialQuery,
 } from "../schemas/help";
@@ -37,6 +38,15 @@ export const helpEndpoints = {
     tags: ["help"],
     description:
       "The open help requests the caller may see, one entry per question with how many learners asked and a badge colour.",
+  },
+  helpMine: {
+    method: "GET",
+    path: "/help/mine",
+    response: MyHelpRequestList,
+    errors: AUTHED,
+    tags: ["help"],
+    description:
+      "The learner's own help requests, the newest first (at most 100): the question, its training, when they asked, and the reply once given.",
   },
   helpGet: {
     method: "GET",

@@ -9,6 +9,7 @@ const ROUTES: Record<RouteName, string> = {
   //               sc cm ad su em
   home:           "✓  ✓  ✓  ✓  ✓",
   topic:          "✓  ·  ·  ·  ✓",
+  myQuestions:    "✓  ·  ·  ·  ✓",
   profile:        "✓  ✓  ✓  ✓  ✓",
   account:        "✓  ✓  ✓  ✓  ✓",
   editUser:       "✓  ✓  ✓  ·  ·",

@@ -103,6 +103,8 @@ export function can(roles: readonly Role[], action: AccessAction): boolean {
 export const ROUTE_ACTIONS = {
   home: null,
   topic: "learning.take",
+  /** A learner's own help requests and their replies (issue 30). */
+  myQuestions: "help.ask",
   profile: null,
   account: null,
   editUser: "users.create",

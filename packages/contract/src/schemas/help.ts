@@ -28,6 +28,27 @@ export const HelpRequestSummary = z
 export type HelpRequestSummary = z.infer<typeof HelpRequestSummary>;
 export const HelpRequestList = z.array(HelpRequestSummary).meta({ id: "HelpRequestList" });
 
+/**
+ * One of the learner's own help requests (GET /help/mine, issue 30): the question, where it
+ * stands, when they asked, and the reply once there is one (null while open, or when it was
+ * closed without an answer: `handled_at` then says when).
+ */
+export const MyHelpRequest = z
+  .object({
+    id: z.number().int(),
+    question_id: z.number().int(),
+    question_text: z.string(),
+    topic_id: z.number().int(),
+    training_id: z.number().int(),
+    training: z.string(),
+    asked_at: z.string(),
+    handled_at: z.string().nullable(),
+    reply: z.object({ text: z.string(), by: z.string(), at: z.string() }).nullable(),
+  })
+  .meta({ id: "MyHelpRequest" });
+export type MyHelpRequest = z.infer<typeof MyHelpRequest>;
+export const MyHelpRequestList = z.array(MyHelpRequest).meta({ id: "MyHelpRequestList" });
+
 /** A reply given to the learners who asked about a question. */
 export const HelpReply = z
   .object({

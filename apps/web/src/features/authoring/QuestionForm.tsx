@@ -81,7 +81,7 @@ export function inputOf(d: QuestionDraft): AuthoringQuestionInput {
 function RequiredMark() {
   const { t } = useTranslation();
   return (
-    <Text component="span" c="var(--mantine-color-error)" ml={4} title={t("common.required")}>
+    <Text component="span" c="red" ml={4} title={t("common.required")}>
       *
     </Text>
   );

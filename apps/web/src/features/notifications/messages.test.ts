@@ -59,6 +59,15 @@ describe("notification messages", () => {
     expect(noticeTarget(summary, ["supervisor"])).toBe("/progress");
     expect(noticeTarget(summary, ["employee"])).toBeNull();
     expect(noticeTarget({ key: "notifications.passwordReset", values: {} }, ["administrator"])).toBeNull();
+    // A reply opens the learner's own questions at the one it answers (older ones, without its id: the training).
+    const reply = {
+      key: NotificationMessageKey.helpReply,
+      values: { topicId: "3", trainingId: "12", questionId: "41" },
+    };
+    expect(noticeTarget(reply, ["employee"])).toBe("/my-questions?question=41");
+    expect(noticeTarget({ ...reply, values: { topicId: "3", trainingId: "12" } }, ["employee"])).toBe(
+      "/topic/3/training/12",
+    );
   });
 
   it("colours like certificates", () => {

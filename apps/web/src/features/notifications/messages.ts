@@ -92,6 +92,10 @@ function reminderText(values: Record<string, string>, zone: string): NoticeMessa
  */
 export function noticeTarget(message: NoticeMessage, roles: readonly Role[]): string | null {
   const { key, values } = message;
+  // A reply: the learner's own questions, open at this one with the reply beside it.
+  if (key === NotificationMessageKey.helpReply && values.questionId && mayOpenRoute(roles, "myQuestions")) {
+    return `/my-questions?question=${encodeURIComponent(values.questionId)}`;
+  }
   const toTraining =
     key === CERTIFICATE_KEY ||
     key === NotificationMessageKey.helpReply ||
