@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { webLocales } from "./apps/web/vite.config";
 
 export default defineConfig({
   test: {
@@ -6,6 +7,8 @@ export default defineConfig({
     allowOnly: !process.env.CI,
     projects: [
       {
+        // The web app's language chunks as the build makes them (its login part and the rest).
+        plugins: [webLocales()],
         test: {
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/web/src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],

@@ -11,6 +11,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS } from "./chromium.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const LANGS = ["de", "en", "fr", "es", "br"];
@@ -217,16 +218,9 @@ const SCREENS = [
 
 const server = await startServer();
 const browser = await chromium.launch({
+  // The full Chromium (the screenshots show what users see), with the project's flags.
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
+  args: CHROMIUM_ARGS,
 });
 let written = 0;
 try {

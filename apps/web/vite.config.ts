@@ -1,23 +1,75 @@
 import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { withoutServerTexts } from "./src/i18n/server-only";
+import { localePart, withoutServerTexts } from "./src/i18n/server-only";
 
-/** The language chunks without the texts only the server reads (src/i18n/server-only.ts). */
-function webLocales(): Plugin {
-  const LOCALE = /[\\/]src[\\/]i18n[\\/]locales[\\/][a-z]{2}\.json$/;
+/**
+ * The language chunks without the texts only the server reads (src/i18n/server-only.ts), each
+ * language in two: `?core`, what the login shows, and `?rest`, the screens behind it.
+ */
+export function webLocales(): Plugin {
+  const LOCALE = /[\\/]src[\\/]i18n[\\/]locales[\\/][a-z]{2}\.json(\?(core|rest))?$/;
   return {
     name: "carecampus-web-locales",
     enforce: "pre",
     load(id) {
-      if (!LOCALE.test(id)) return null;
-      return JSON.stringify(withoutServerTexts(JSON.parse(fs.readFileSync(id, "utf8"))));
+      const match = LOCALE.exec(id);
+      if (!match) return null;
+      const locale = JSON.parse(fs.readFileSync(id.replace(/\?.*$/, ""), "utf8"));
+      const part = match[2] as "core" | "rest" | undefined;
+      if (!part) return JSON.stringify(withoutServerTexts(locale));
+      // With a query Vite's JSON plugin leaves the file alone: a module of its own, parsed at once.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(localePart(locale, part)))});`;
+    },
+  };
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Every text asset also as `.br` (Brotli at its best, quality 11) and `.gz` (level 9), written once
+ * at build: the server sends the file that fits the browser's Accept-Encoding (@fastify/static
+ * preCompressed) instead of compressing on each request at the speed-minded quality 4, whose
+ * Brotli was larger than gzip. Here 3.8 MB of assets: 1.23 MB gzipped, 1.04 MB as Brotli.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "carecampus-precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async writeBundle(_options, bundle) {
+      const texts = Object.keys(bundle).filter((file) => /\.(js|css|svg|json|webmanifest)$/.test(file));
+      await Promise.all(
+        texts.map(async (file) => {
+          const full = path.resolve(outDir, file);
+          const bytes = fs.readFileSync(full);
+          if (bytes.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(bytes, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+              },
+            }),
+            gzip(bytes, { level: 9 }),
+          ]);
+          fs.writeFileSync(`${full}.br`, br);
+          fs.writeFileSync(`${full}.gz`, gz);
+        }),
+      );
     },
   };
 }
 
 export default defineConfig({
-  plugins: [webLocales(), react()],
+  plugins: [webLocales(), react(), precompress()],
   build: {
     outDir: "dist",
     sourcemap: false,

@@ -9,7 +9,8 @@
  * Then, on PostgreSQL, the kill run (quiz-kill.ts: WORKERS=2, one worker killed with SIGKILL in the
  * middle of BENCH_KILL_SECONDS (20) of quiz load by BENCH_KILL_LEARNERS (as many as quiz-load's) learners).
  * Then the staff start page (staff-home.ts: the demo content, one facility of 2 000 people).
- * BENCH_ONLY=overview|wiki|staff-home|quiz-load|quiz-kill runs one part.
+ * Then the employee's start page in Chromium throttled like a slow phone (slow-start.ts).
+ * BENCH_ONLY=overview|wiki|staff-home|slow-start|quiz-load|quiz-kill runs one part.
  * Not part of npm test. BENCH_SECONDS (10), BENCH_FACILITIES (10), BENCH_USERS_PER_FACILITY (300).
  */
 import fs from "node:fs";
@@ -33,6 +34,7 @@ import { type AnswerKey, benchAnswers, rightAnswers } from "./quiz";
 import { quizKill } from "./quiz-kill";
 import { quizLoad } from "./quiz-load";
 import { startServer, stopServer } from "./server";
+import { benchSlowStart } from "./slow-start";
 import { benchStaffHome, generateStaffHomeDataset } from "./staff-home";
 import { benchWikiSearch, generateWikiDataset } from "./wiki";
 
@@ -210,6 +212,7 @@ const withOverview = process.env.BENCH_OVERVIEW !== "false" && (!only || only ==
 const withEndpoints = !only;
 const withWiki = !only || only === "wiki";
 const withStaffHome = !only || only === "staff-home";
+const withSlowStart = !only || only === "slow-start";
 const withQuizLoad = !only || only === "quiz-load";
 const withQuizKill = !only || only === "quiz-kill";
 const QUIZ_PGLITE = Number(process.env.BENCH_QUIZ_LEARNERS_PGLITE ?? 300);
@@ -219,6 +222,7 @@ if (withEndpoints) await onPglite();
 if (withOverview) await overview("PGlite", undefined, 3903);
 if (withWiki) await wiki("PGlite", undefined, 3905);
 if (withStaffHome) await staffHome("PGlite", undefined, 3910);
+if (withSlowStart) await benchSlowStart(3912);
 if (withQuizLoad && QUIZ_PGLITE > 0) await quizLoad("PGlite", undefined, 3907, QUIZ_PGLITE);
 if (process.env.DATABASE_URL) {
   if (withEndpoints) await onPostgres(process.env.DATABASE_URL);

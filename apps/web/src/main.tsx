@@ -4,13 +4,20 @@ import "@mantine/dropzone/styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { startFirstScreen } from "./app/start";
 import { pickLanguage, startI18n } from "./i18n";
 import { preferredLanguage, sessionStore } from "./session/store";
 import { consumeUrlToken } from "./session/url-token";
 
 async function start() {
+  const state = sessionStore.get();
   // The first render waits for the language's texts: no untranslated key flashes up.
-  await startI18n(pickLanguage(preferredLanguage(sessionStore.get())));
+  const texts = startI18n(pickLanguage(preferredLanguage(state)));
+  // Logged in (and not arriving with a token link): the first screen's code and data come beside them.
+  if (state.session && !new URLSearchParams(window.location.search).has("token")) {
+    startFirstScreen(state.session.user, window.location.pathname);
+  }
+  await texts;
   if (await consumeUrlToken()) return;
   const root = document.getElementById("root");
   if (!root) return;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../../test/helpers";
 import { buildApp } from "../app";
@@ -8,14 +9,21 @@ import { buildApp } from "../app";
 let ctx: TestContext;
 let web: Awaited<ReturnType<typeof buildApp>>;
 
+let dist: string;
+
 beforeAll(async () => {
-  const dist = fs.mkdtempSync(path.join(os.tmpdir(), "cc-dist-"));
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), "cc-dist-"));
   fs.mkdirSync(path.join(dist, "assets"));
   fs.writeFileSync(
     path.join(dist, "index.html"),
     "<!doctype html><html><head><title>x</title></head><body></body></html>",
   );
   fs.writeFileSync(path.join(dist, "assets", "app-123.js"), "console.log(1)");
+  // As the web build writes them (apps/web/vite.config.ts precompress): the same script compressed.
+  const script = Buffer.from(`console.log("${"x".repeat(4000)}")`);
+  fs.writeFileSync(path.join(dist, "assets", "big-456.js"), script);
+  fs.writeFileSync(path.join(dist, "assets", "big-456.js.br"), zlib.brotliCompressSync(script));
+  fs.writeFileSync(path.join(dist, "assets", "big-456.js.gz"), zlib.gzipSync(script));
   ctx = await createTestApp({ env: { WEB_DIST: dist, SHOW_POINTS: "true", MULTI_LANGUAGE: "de,en" } });
   web = await buildApp(ctx.deps, { serveWeb: true });
 });
@@ -49,5 +57,26 @@ describe("the web app", () => {
     const gone = await web.inject({ method: "GET", url: "/assets/QuizPage-old123.js" });
     expect(gone.statusCode).toBe(404);
     expect(gone.headers["content-type"]).not.toContain("text/html");
+  });
+
+  it("sends an asset as the build compressed it, by the browser's Accept-Encoding, not compressed again", async () => {
+    const get = (encoding?: string) =>
+      web.inject({
+        method: "GET",
+        url: "/assets/big-456.js",
+        headers: encoding ? { "accept-encoding": encoding } : {},
+      });
+    const br = await get("gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toContain("accept-encoding");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain("console.log");
+    expect(br.rawPayload.equals(fs.readFileSync(path.join(dist, "assets", "big-456.js.br")))).toBe(true);
+    const gz = await get("gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toContain("console.log");
+    const plain = await get();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toContain("console.log");
   });
 });

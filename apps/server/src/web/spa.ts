@@ -30,6 +30,9 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
       index: false,
       cacheControl: false,
       wildcard: false,
+      // The build wrote each text asset also as .br and .gz (apps/web/vite.config.ts): sent as
+      // the browser accepts, not compressed again on every request.
+      preCompressed: true,
       // index.html goes out only with its settings, through the not-found handler below.
       allowedPath: (pathName) => pathName !== "/index.html",
       setHeaders: (reply, filePath) => {

@@ -3,13 +3,15 @@ import { createBrowserRouter, Outlet } from "react-router";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { PageLoader } from "../components/PageLoader";
 import { LoginPage } from "../features/auth/LoginPage";
+import { textsReady } from "../i18n";
 import { useSessionState } from "../session/store";
 import { RequireAuth } from "./guards";
 import { SessionTimers } from "./SessionTimers";
 
 // Everything behind the login loads on demand, the shell (menus, icons) too: the login page
 // stays small (issue 13: e2e/tests/bundle.spec.ts).
-const Shell = lazy(() => import("./Shell").then((m) => ({ default: m.Shell })));
+// The shell shows once the language's texts behind the login are there too (i18n/index.ts).
+const Shell = lazy(() => Promise.all([import("./Shell"), textsReady()]).then(([m]) => ({ default: m.Shell })));
 const RequireRole = lazy(() => import("./RequireRole"));
 const LockoutDialog = lazy(() => import("./LockoutDialog"));
 const NotFoundPage = lazy(() => import("../components/NotFoundPage").then((m) => ({ default: m.NotFoundPage })));
@@ -35,7 +37,8 @@ const WikiTopicPage = lazy(() => import("../features/wiki/WikiTopicPage"));
 const AuthoringPage = lazy(() => import("../features/authoring/AuthoringPage"));
 const QuestionnaireEditorPage = lazy(() => import("../features/authoring/QuestionnaireEditorPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
-const ThemeGalleryPage = lazy(() => import("../theme/ThemeGalleryPage"));
+// Its texts are the app's (behind the login): shown once they are there.
+const ThemeGalleryPage = lazy(() => Promise.all([import("../theme/ThemeGalleryPage"), textsReady()]).then(([m]) => m));
 
 const role = (route: ComponentProps<typeof RequireRole>["route"], element: ReactNode) => (
   <RequireRole route={route}>{element}</RequireRole>

@@ -15,45 +15,80 @@ export function pickLanguage(preferred: Language | undefined): Language {
 export const htmlLang = (language: Language): string => languageTag(language);
 
 /**
- * Each locale is a chunk of its own, loaded when its language is first needed: the login loads
- * only the language it shows (issue 13). i18next asks this backend at init and at every
- * changeLanguage, and switches only once the texts are there, so no key shows untranslated.
+ * Each locale is two chunks of its own (vite.config.ts): what the login shows (`core`) and the
+ * screens behind it (`rest`), loaded when its language is first needed — the login loads only
+ * the language it shows and of it only its own texts (issue 13, e2e/tests/bundle.spec.ts).
+ * i18next asks this backend at every later changeLanguage (both parts), and switches only once the
+ * texts are there, so no key shows untranslated.
  */
-const locales = import.meta.glob<ResourceKey>("./locales/*.json", { import: "default" });
+type Part = () => Promise<Record<string, unknown>>;
+const cores = import.meta.glob<Record<string, unknown>>("./locales/*.json", { query: "?core", import: "default" });
+const rests = import.meta.glob<Record<string, unknown>>("./locales/*.json", { query: "?rest", import: "default" });
+const part = (parts: Record<string, Part>, language: string) => parts[`./locales/${language}.json`];
 
 const localeBackend: BackendModule = {
   type: "backend",
   init() {},
   read(language, _namespace, callback) {
-    const load = locales[`./locales/${language}.json`];
-    if (!load) {
+    const core = part(cores, language);
+    const rest = part(rests, language);
+    if (!core || !rest) {
       callback(new Error(`no locale ${language}`), false);
       return;
     }
-    load().then(
-      (texts) => callback(null, texts),
+    Promise.all([core(), rest()]).then(
+      ([a, b]) => callback(null, { ...a, ...b } as ResourceKey),
       (error: Error) => callback(error, true),
     );
   },
 };
 
+/** The start language's part behind the login: loaded when first asked for (textsReady), once. */
+let restOf: () => Promise<void> = () => Promise.resolve();
+let rest: Promise<void> | undefined;
+/** i18next started (with the login's texts). */
+let started: Promise<unknown> | undefined;
+
 /**
- * Starts i18next in `language`, its texts loaded: the app renders after this (main.tsx).
- * No fallback language is loaded beside it: every locale has every key (npm run
- * check:locales), so German would only cost the login its size.
+ * Starts i18next in `language` with the login's texts: the app renders after this (main.tsx); the
+ * rest of the language loads when the first screen behind the login does (textsReady). No fallback language is loaded: every
+ * locale has every key (npm run check:locales), so German would only cost the login its size.
  */
-export function startI18n(language: Language): Promise<unknown> {
+export async function startI18n(language: Language): Promise<unknown> {
   document.documentElement.lang = htmlLang(language);
-  return i18n
+  const more = part(rests, language);
+  if (more) {
+    // Added once i18next has started with the login's part (a screen waits for both).
+    restOf = () =>
+      Promise.all([more(), started]).then(([texts]) => {
+        i18n.addResourceBundle(language, "translation", texts, true, true);
+      });
+  }
+  const load = part(cores, language);
+  const core = load ? await load() : {};
+  started = i18n
     .use(localeBackend)
     .use(initReactI18next)
     .init({
       lng: language,
+      resources: { [language]: { translation: core as ResourceKey } },
+      // The start language's texts are given; every other language comes from the backend.
+      partialBundledLanguages: true,
       fallbackLng: false,
       load: "currentOnly",
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+  return started;
+}
+
+/**
+ * Resolves once the start language's texts behind the login are there too: the shell waits for
+ * them, and asks for them beside its own code (the login itself never loads them).
+ */
+export function textsReady(): Promise<void> {
+  rest ??= restOf();
+  return rest;
 }
 
 i18n.on("languageChanged", (lng) => {

@@ -27,3 +27,30 @@ export function withoutServerTexts(locale: Record<string, unknown>): Record<stri
   }
   return out;
 }
+
+/**
+ * The texts the login needs before anyone is logged in (the login page, its toasts and errors,
+ * the lockout dialog, the error and not-found pages, the version label): the first of a
+ * language's two chunks. The rest (every screen behind the login) is the second, loaded beside
+ * the login and awaited before the app's shell shows (i18n/index.ts). Namespaces, as above.
+ */
+export const LOGIN_TEXTS: readonly string[] = [
+  "common",
+  "nav",
+  "login",
+  "errors",
+  "success",
+  "lockout",
+  "session",
+  "version",
+  "notFound",
+  "errorPage",
+  "dates",
+  "pagination",
+];
+
+/** The login's part of a locale (`core`) or everything else (`rest`), the server's texts left out of both. */
+export function localePart(locale: Record<string, unknown>, part: "core" | "rest"): Record<string, unknown> {
+  const web = withoutServerTexts(locale);
+  return Object.fromEntries(Object.entries(web).filter(([ns]) => LOGIN_TEXTS.includes(ns) === (part === "core")));
+}

@@ -1,6 +1,7 @@
 import { api } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
+import { early } from "../api/early";
 
 /** Learning data several features show: the learner's topics (home, shell) and a user's progress (profile, users). */
 export const learningKeys = {
@@ -13,13 +14,14 @@ export const learningKeys = {
   progress: (userId: number) => ["learning", "progress", userId] as const,
 };
 
+// The start page's first answers may have been asked for at start-up (app/start.ts, api/early.ts).
 export const useTopics = (enabled = true) =>
-  useQuery({ queryKey: learningKeys.topics, queryFn: () => call(api.topicList), enabled });
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => early("topics", () => call(api.topicList)), enabled });
 
 export const useUserProgress = (userId: number, enabled = true) =>
   useQuery({
     queryKey: learningKeys.progress(userId),
-    queryFn: () => call(api.userProgress, { params: { id: userId } }),
+    queryFn: () => early(`progress:${userId}`, () => call(api.userProgress, { params: { id: userId } })),
     enabled,
   });
 

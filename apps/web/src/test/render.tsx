@@ -5,7 +5,7 @@ import { cleanup, configure, render, screen } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { MemoryRouter } from "react-router";
 import { vi } from "vitest";
-import i18n, { startI18n } from "../i18n";
+import i18n, { startI18n, textsReady } from "../i18n";
 import { sessionStore } from "../session/store";
 
 /*
@@ -51,6 +51,8 @@ function polyfill(): void {
 export async function setUpComponentTests(): Promise<void> {
   polyfill();
   await startI18n("en");
+  // The screens' texts, as the shell waits for them (the login's part alone is what startI18n loads).
+  await textsReady();
 }
 
 /** A token the session store can read (its signature is never checked in the browser). */

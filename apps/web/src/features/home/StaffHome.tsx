@@ -32,6 +32,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { call } from "../../api/client";
+import { early } from "../../api/early";
 import { settings } from "../../app/settings";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
 import { HelpBadge } from "../../components/HelpBadge";
@@ -171,7 +172,11 @@ export function StaffHome() {
   const allFacilities = seesAllFacilities(user.roles);
   const zone = settings["time-zone"];
   // Fresh on every visit: an event just planned or attendance just recorded shows at once.
-  const home = useQuery({ queryKey: staffHomeKey, queryFn: () => call(api.staffHome, { silent: true }), staleTime: 0 });
+  const home = useQuery({
+    queryKey: staffHomeKey,
+    queryFn: () => early("home:staff", () => call(api.staffHome, { silent: true })),
+    staleTime: 0,
+  });
   const data: StaffHomeData | undefined = home.data;
 
   if (home.isPending) return <Skeleton h={320} mb="lg" />;

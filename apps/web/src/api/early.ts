@@ -1,0 +1,19 @@
+/*
+ * Requests started before the app's code is there (issue 30: a fast start on a slow phone): at
+ * start-up, with a session, the first screen's data is asked for beside the language's texts and
+ * the screen's code, not after them. A query then takes its request from here the first time
+ * (later it asks the server itself); a failed one is asked again as the query would have.
+ */
+const pending = new Map<string, Promise<unknown>>();
+
+/** Starts `request` now, kept under `key` for the query that will want it. */
+export function startEarly(key: string, request: () => Promise<unknown>): void {
+  if (!pending.has(key)) pending.set(key, request());
+}
+
+/** The early request under `key` (once), else `request` itself. */
+export function early<T>(key: string, request: () => Promise<T>): Promise<T> {
+  const started = pending.get(key) as Promise<T> | undefined;
+  pending.delete(key);
+  return started ? started.catch(() => request()) : request();
+}

@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/chromium.mjs";
+import { startServer, stopServer } from "./server";
+
+/*
+ * Issue 30 "A fast start on a slow phone": the demo employee opens the start page in Chromium
+ * throttled like a cheap phone on ward Wi-Fi — the CPU 4× slower, 150 ms round trips, 1.6 Mbit/s
+ * down and 750 kbit/s up (Chrome DevTools' "Fast 3G"-like profile) — with nothing cached, and the
+ * time until the first topic card is on the screen is taken. Target: within 3 s.
+ */
+
+const RUNS = Number(process.env.BENCH_SLOW_START_RUNS ?? 5);
+const DEMO_PASSWORD = "Demo-1234!";
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+export async function benchSlowStart(port: number): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-start-"));
+  // The demo data, as `npm start` has it; the employee's start page as they see it.
+  const server = await startServer(port, { DATA_DIR: dataDir, DEMO_DATA: "true", NOTIFICATION_JOB: "false" });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const res = await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: "employee", password: DEMO_PASSWORD }),
+    });
+    if (!res.ok) throw new Error(`demo login failed: ${res.status}`);
+    const session = (await res.json()) as { token: string; user: Record<string, unknown> };
+    const times: number[] = [];
+    let scripts = 0;
+    let scriptBytes = 0;
+    let requests = 0;
+    for (let run = 0; run < RUNS; run++) {
+      // Nothing cached: each run is a first visit of the day, logged in (the session is where the app keeps it).
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "de-DE" });
+      await context.addInitScript(({ token, user }) => {
+        localStorage.setItem("carecampus.token", token);
+        localStorage.setItem("carecampus.user", JSON.stringify(user));
+        const { avatar, language, theme } = user as { avatar?: string; language?: string; theme?: string };
+        localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
+      }, session);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: 150,
+        downloadThroughput: (1.6 * 1024 * 1024) / 8,
+        uploadThroughput: (750 * 1024) / 8,
+      });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      let runScripts = 0;
+      let runBytes = 0;
+      let runRequests = 0;
+      page.on("requestfinished", async (request) => {
+        runRequests += 1;
+        if (request.resourceType() !== "script") return;
+        runScripts += 1;
+        runBytes += (await request.sizes()).responseBodySize;
+      });
+      const started = performance.now();
+      await page.goto(`${base}/`);
+      await page.locator('[data-testid="topic-badge"]').first().waitFor({ timeout: 60_000 });
+      times.push(performance.now() - started);
+      scripts = runScripts;
+      scriptBytes = runBytes;
+      requests = runRequests;
+      await context.close();
+    }
+    console.log("\nslow phone (CPU 4× slower, 150 ms round trips, 1.6 Mbit/s): the employee's start page");
+    console.log(
+      `  first topic card after p50 ${(median(times) / 1000).toFixed(2)} s (runs: ${times.map((t) => (t / 1000).toFixed(2)).join(", ")} s); ${scripts} script files, ${(scriptBytes / 1024).toFixed(0)} KB of script as sent, ${requests} requests until then`,
+    );
+  } finally {
+    await browser.close();
+    await stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
