@@ -46,39 +46,39 @@ const localeBackend: BackendModule = {
 /** The start language's part behind the login: loaded when first asked for (textsReady), once. */
 let restOf: () => Promise<void> = () => Promise.resolve();
 let rest: Promise<void> | undefined;
-/** i18next started (with the login's texts). */
-let started: Promise<unknown> | undefined;
 
 /**
  * Starts i18next in `language` with the login's texts: the app renders after this (main.tsx); the
- * rest of the language loads when the first screen behind the login does (textsReady). No fallback language is loaded: every
- * locale has every key (npm run check:locales), so German would only cost the login its size.
+ * rest of the language loads when the first screen behind the login does (textsReady), and is
+ * added only once i18next has started (it may arrive first). No fallback language is loaded:
+ * every locale has every key (npm run check:locales), so German would only cost the login its size.
  */
-export async function startI18n(language: Language): Promise<unknown> {
+export function startI18n(language: Language): Promise<unknown> {
   document.documentElement.lang = htmlLang(language);
+  const load = part(cores, language);
+  const started = (async () => {
+    const core = load ? await load() : {};
+    return i18n
+      .use(localeBackend)
+      .use(initReactI18next)
+      .init({
+        lng: language,
+        resources: { [language]: { translation: core as ResourceKey } },
+        // The start language's texts are given; every other language comes from the backend.
+        partialBundledLanguages: true,
+        fallbackLng: false,
+        load: "currentOnly",
+        interpolation: { escapeValue: false },
+        returnNull: false,
+      });
+  })();
   const more = part(rests, language);
   if (more) {
-    // Added once i18next has started with the login's part (a screen waits for both).
     restOf = () =>
       Promise.all([more(), started]).then(([texts]) => {
         i18n.addResourceBundle(language, "translation", texts, true, true);
       });
   }
-  const load = part(cores, language);
-  const core = load ? await load() : {};
-  started = i18n
-    .use(localeBackend)
-    .use(initReactI18next)
-    .init({
-      lng: language,
-      resources: { [language]: { translation: core as ResourceKey } },
-      // The start language's texts are given; every other language comes from the backend.
-      partialBundledLanguages: true,
-      fallbackLng: false,
-      load: "currentOnly",
-      interpolation: { escapeValue: false },
-      returnNull: false,
-    });
   return started;
 }
 
