@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { createTeam, DEMO_PASSWORD, dismissTutorial, openAs, openUserMenu, TEST_PASSWORD } from "./helpers";
+import {
+  createTeam,
+  DEMO_PASSWORD,
+  dismissTutorial,
+  expectAccessible,
+  openAs,
+  openUserMenu,
+  TEST_PASSWORD,
+} from "./helpers";
 
 test.describe("login and logout", () => {
   // The demo login itself, read only: the README tells people to log in with it.
@@ -72,6 +80,8 @@ test.describe("roles", () => {
     await openAs(page, administrator, "/");
     await expect(page.getByTestId("no-training-access")).toBeVisible();
     await openUserMenu(page);
+    // The menu scanned where it opens.
+    await expectAccessible(page, "the user menu, open");
     await page.getByRole("menuitem", { name: "Fortschrittsübersicht" }).click();
     await expect(page).toHaveURL(/\/progress$/);
     await expect(page.getByTestId("legend")).toBeVisible();

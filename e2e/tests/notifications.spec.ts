@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { apiLogin, openAs, patchAs } from "./helpers";
+import { apiLogin, expectAccessible, openAs, patchAs } from "./helpers";
 
 /**
  * The demo seed gives employee2 (Haus Lindenhof) a "Händehygiene" certificate that expires five
@@ -49,6 +49,8 @@ test("an employee sees the expiry notice (in English and German), opens it and l
     await expect(item).toHaveCount(1);
     await expect(item).toContainText(`Your certificate “Händehygiene” expires on ${inFiveDays}.`);
     await expect(item).toContainText("Expires within a week");
+    // The list scanned where it opens.
+    await expectAccessible(page, "the notification list, open");
     await page.keyboard.press("Escape");
     await expect(item).toBeHidden();
   } finally {
