@@ -119,3 +119,45 @@ test.describe("what the login loads", () => {
     await page.context().close();
   });
 });
+
+test.describe("installing the app", () => {
+  test("the pages name a manifest: name, start address, standalone, icons that load at the sizes they claim", async ({
+    request,
+    page,
+  }) => {
+    const html = await (await request.get("/login")).text();
+    const href = /<link rel="manifest" href="([^"]+)"/.exec(html)?.[1] ?? "";
+    expect(href).toBe("/manifest.webmanifest");
+    expect(html).toContain('<meta name="theme-color"');
+    const res = await request.get(href);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toContain("manifest+json");
+    const manifest = (await res.json()) as {
+      name: string;
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string; purpose: string }[];
+    };
+    expect(manifest).toMatchObject({ name: "CareCampus", start_url: "/", display: "standalone" });
+    expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    expect(manifest.icons.some((i) => i.purpose === "maskable")).toBe(true);
+    const touch = /<link rel="apple-touch-icon" href="([^"]+)"/.exec(html)?.[1] ?? "";
+    for (const icon of [...manifest.icons, { src: touch, sizes: "180x180", type: "image/png" }]) {
+      const png = await request.get(icon.src);
+      expect(png.status(), icon.src).toBe(200);
+      expect(png.headers()["content-type"]).toBe(icon.type);
+      const body = await png.body();
+      // A PNG's IHDR: width and height, big-endian, at bytes 16 and 20.
+      expect(`${body.readUInt32BE(16)}x${body.readUInt32BE(20)}`, icon.src).toBe(icon.sizes);
+    }
+    // Chromium's own check: nothing keeps the app from being installed but the test's private
+    // (incognito-like) browser context.
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: text("de", "login.submit") })).toBeVisible();
+    const cdp = await page.context().newCDPSession(page);
+    const { errors } = await cdp.send("Page.getAppManifest");
+    expect(errors).toEqual([]);
+    const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+    expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
+  });
+});
