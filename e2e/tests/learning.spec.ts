@@ -218,6 +218,9 @@ test("an answer sent without a connection is kept, says so, and arrives once whe
 
   // Offline: the answer is kept on the device and the quiz says so, with the focus on it.
   await page.context().setOffline(true);
+  // Every screen says that the device is offline, and that answers are kept.
+  const offline = page.getByTestId("offline-notice");
+  await expect(offline).toHaveText(text("de", "session.offline"));
   await chooseRight();
   await page.getByRole("button", { name: "Weiter" }).click();
   const waiting = page.getByTestId("answer-waiting");
@@ -227,6 +230,7 @@ test("an answer sent without a connection is kept, says so, and arrives once whe
   await expectAccessible(page, "an answer waiting for the connection");
   // Back online: the kept answer goes out with its key and the quiz goes on.
   await page.context().setOffline(false);
+  await expect(offline).toBeHidden();
   await expect(page.getByTestId("feedback-popup")).toBeVisible();
   await expect(page.getByTestId("explanation")).toBeVisible();
   expect(await count()).toBe(1);

@@ -9,6 +9,7 @@ import logoMark from "../assets/logo-mark.svg";
 import { PageLoader } from "../components/PageLoader";
 import { HelpRequestsIndicator } from "../features/help/HelpRequestsIndicator";
 import { NotificationBell } from "../features/notifications/NotificationBell";
+import { OfflineNotice } from "./OfflineNotice";
 import { QmNotice, qmNoticeDue } from "./QmNotice";
 import { queryClient } from "./query-client";
 import classes from "./Shell.module.css";
@@ -77,6 +78,7 @@ function ShellLayout() {
       </AppShell.Header>
       <AppShell.Main data-path={pathname}>
         <Container size="lg" px={0} pb={{ base: 0, sm: 56 }}>
+          <OfflineNotice />
           <Suspense fallback={<PageLoader />}>
             <Outlet />
           </Suspense>
