@@ -46,7 +46,8 @@ async function saveAndFind(page: Page, who: TestUser, facility: number, label: s
   // Back on the calendar, the focus on its title.
   await expect(page.getByRole("heading", { name: "Schulungskalender" })).toBeFocused();
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date());
-  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  // Planned for the next full hour today, or tomorrow morning late in the evening (firstSlot).
+  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
   const events = (await callApi(
     page.request,
     who,

@@ -90,10 +90,12 @@ export function EventModal({ target, onClose, onChanged }: Props) {
             detail.data
               ? eventValues(detail.data, settings["time-zone"])
               : target.kind === "new" && target.plan
-                ? { ...emptyEvent(target.day, target.plan.facility), ...target.plan }
+                ? { ...emptyEvent(target.day, target.plan.facility, new Date(), settings["time-zone"]), ...target.plan }
                 : emptyEvent(
                     target.kind === "new" ? target.day : "",
                     seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null),
+                    new Date(),
+                    settings["time-zone"],
                   )
           }
           invite={target.kind === "new" ? (target.plan ? redOrOrange : proposed) : null}

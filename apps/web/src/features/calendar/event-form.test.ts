@@ -1,6 +1,6 @@
 import { type CalendarEvent, decodeEventTitle } from "@carecampus/contract";
 import { describe, expect, it } from "vitest";
-import { emptyEvent, eventBody, eventProblems, eventValues, movedBody, nextDay } from "./event-form";
+import { emptyEvent, eventBody, eventProblems, eventValues, firstSlot, movedBody, nextDay } from "./event-form";
 
 const zone = "Europe/Berlin";
 
@@ -65,5 +65,40 @@ describe("the event form", () => {
     expect(moved).not.toHaveProperty("Invitees");
     const allDay = stored(eventBody({ ...filled, allDay: true, endDay: "2027-03-30" }, zone));
     expect(movedBody(allDay, "2027-04-05", "")).toMatchObject({ Start: "2027-04-05", End: "2027-04-07" });
+  });
+});
+
+describe("a new event's first hour", () => {
+  const at = (iso: string) => new Date(iso);
+  it("is 09:00 on a later day, and today until 09:00 has passed", () => {
+    expect(firstSlot("2027-03-30", at("2027-03-29T12:00:00Z"), zone)).toEqual({
+      day: "2027-03-30",
+      startTime: "09:00",
+      endTime: "10:00",
+    });
+    // 07:30 in Berlin (summer time, UTC+2).
+    expect(firstSlot("2027-03-29", at("2027-03-29T05:30:00Z"), zone).startTime).toBe("09:00");
+  });
+  it("is the next full hour today once 09:00 has passed, and tomorrow at 09:00 late in the evening", () => {
+    // 09:05 in Berlin: not 09:00, which has begun.
+    expect(firstSlot("2027-03-29", at("2027-03-29T07:05:00Z"), zone)).toEqual({
+      day: "2027-03-29",
+      startTime: "10:00",
+      endTime: "11:00",
+    });
+    // 21:40 in Berlin.
+    expect(firstSlot("2027-03-29", at("2027-03-29T19:40:00Z"), zone)).toEqual({
+      day: "2027-03-30",
+      startTime: "09:00",
+      endTime: "10:00",
+    });
+    // A day in the past was chosen: 09:00, and saving asks about it.
+    expect(firstSlot("2027-03-20", at("2027-03-29T12:00:00Z"), zone).startTime).toBe("09:00");
+    expect(emptyEvent("2027-03-29", 3, at("2027-03-29T12:10:00Z"), zone)).toMatchObject({
+      day: "2027-03-29",
+      endDay: "2027-03-29",
+      startTime: "15:00",
+      endTime: "16:00",
+    });
   });
 });

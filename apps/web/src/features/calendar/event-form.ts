@@ -5,6 +5,7 @@ import {
   encodeEventTitle,
   formatTime,
   isoDay,
+  timeOfDay,
   zonedTime,
 } from "@carecampus/contract";
 
@@ -54,18 +55,40 @@ function instant(day: string, time: string, zone: string): string {
   return zonedTime(zone, y, m, d, h, min).toISOString();
 }
 
-/** A new event on `day`: 09:00–10:00, the facility preset for staff bound to one. */
-export function emptyEvent(day: string, facility: number | null): EventFormValues {
+const hh = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
+
+/**
+ * A new event's first hour: 09:00–10:00 on `day`; today, once 09:00 has passed, the next full
+ * hour (a new event should not start in the past and ask about it); after 21:00, tomorrow at 09:00.
+ * A day in the past keeps 09:00: it was chosen, and saving asks.
+ */
+export function firstSlot(day: string, now: Date, zone: string): { day: string; startTime: string; endTime: string } {
+  const today = isoDay(now, zone);
+  if (day !== today) return { day, startTime: "09:00", endTime: "10:00" };
+  const next = timeOfDay(now, zone).hour + 1;
+  if (next <= 9) return { day, startTime: "09:00", endTime: "10:00" };
+  if (next > 21) return { day: nextDay(day), startTime: "09:00", endTime: "10:00" };
+  return { day, startTime: hh(next), endTime: hh(next + 1) };
+}
+
+/** A new event on `day` (its first hour by firstSlot), the facility preset for staff bound to one. */
+export function emptyEvent(
+  day: string,
+  facility: number | null,
+  now: Date = new Date(),
+  zone = "Europe/Berlin",
+): EventFormValues {
+  const slot = firstSlot(day, now, zone);
   return {
     label: "",
     facility,
     topic: null,
     training: null,
-    day,
-    endDay: day,
+    day: slot.day,
+    endDay: slot.day,
     allDay: false,
-    startTime: "09:00",
-    endTime: "10:00",
+    startTime: slot.startTime,
+    endTime: slot.endTime,
     location: "",
     color: EVENT_COLOURS[0],
     invitees: [],
