@@ -40,14 +40,15 @@ async function firstDueRow(page: Page) {
 async function saveAndFind(page: Page, who: TestUser, facility: number, label: string, invitees: number) {
   const dialog = page.getByRole("dialog", { name: "Termin planen" });
   await dialog.getByLabel("Bezeichnung (optional)").fill(label);
+  // All day: today's date is never in the past, whatever the hour of the test.
+  await dialog.getByLabel("Ganztägig").check();
   await dialog.getByRole("button", { name: "Speichern" }).click();
   await expect(page.getByText("Termin gespeichert")).toBeVisible();
   await expect(dialog).toBeHidden();
   // Back on the calendar, the focus on its title.
   await expect(page.getByRole("heading", { name: "Schulungskalender" })).toBeFocused();
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Berlin" }).format(new Date());
-  // Planned for the next full hour today, or tomorrow morning late in the evening (firstSlot).
-  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   const events = (await callApi(
     page.request,
     who,

@@ -79,18 +79,18 @@ describe("a new event's first hour", () => {
     // 07:30 in Berlin (summer time, UTC+2).
     expect(firstSlot("2027-03-29", at("2027-03-29T05:30:00Z"), zone).startTime).toBe("09:00");
   });
-  it("is the next full hour today once 09:00 has passed, and tomorrow at 09:00 late in the evening", () => {
+  it("is the next full hour today once 09:00 has passed, 23:00–23:59 at the latest, on the day chosen", () => {
     // 09:05 in Berlin: not 09:00, which has begun.
     expect(firstSlot("2027-03-29", at("2027-03-29T07:05:00Z"), zone)).toEqual({
       day: "2027-03-29",
       startTime: "10:00",
       endTime: "11:00",
     });
-    // 21:40 in Berlin.
-    expect(firstSlot("2027-03-29", at("2027-03-29T19:40:00Z"), zone)).toEqual({
-      day: "2027-03-30",
-      startTime: "09:00",
-      endTime: "10:00",
+    // 22:40 in Berlin.
+    expect(firstSlot("2027-03-29", at("2027-03-29T20:40:00Z"), zone)).toEqual({
+      day: "2027-03-29",
+      startTime: "23:00",
+      endTime: "23:59",
     });
     // A day in the past was chosen: 09:00, and saving asks about it.
     expect(firstSlot("2027-03-20", at("2027-03-29T12:00:00Z"), zone).startTime).toBe("09:00");

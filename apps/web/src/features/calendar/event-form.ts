@@ -58,16 +58,14 @@ function instant(day: string, time: string, zone: string): string {
 const hh = (hour: number) => `${String(hour).padStart(2, "0")}:00`;
 
 /**
- * A new event's first hour: 09:00–10:00 on `day`; today, once 09:00 has passed, the next full
- * hour (a new event should not start in the past and ask about it); after 21:00, tomorrow at 09:00.
- * A day in the past keeps 09:00: it was chosen, and saving asks.
+ * A new event's first hour on `day`: 09:00–10:00; today, once 09:00 has passed, the next full hour
+ * (a new event should not start in the past and ask about it), the last one 23:00–23:59. The day
+ * stays the one chosen; a day in the past keeps 09:00, and saving asks.
  */
 export function firstSlot(day: string, now: Date, zone: string): { day: string; startTime: string; endTime: string } {
-  const today = isoDay(now, zone);
-  if (day !== today) return { day, startTime: "09:00", endTime: "10:00" };
-  const next = timeOfDay(now, zone).hour + 1;
+  const next = day === isoDay(now, zone) ? timeOfDay(now, zone).hour + 1 : 0;
   if (next <= 9) return { day, startTime: "09:00", endTime: "10:00" };
-  if (next > 21) return { day: nextDay(day), startTime: "09:00", endTime: "10:00" };
+  if (next >= 23) return { day, startTime: "23:00", endTime: "23:59" };
   return { day, startTime: hh(next), endTime: hh(next + 1) };
 }
 
