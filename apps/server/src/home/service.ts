@@ -175,7 +175,7 @@ async function incompleteConfirmations(db: Db, actor: Actor) {
     page_id: number;
     slug: string;
     topic_key: string;
-    content: Record<string, WikiText> | string | null;
+    content: Record<string, WikiText> | null;
     facility_id: number;
     facility: string;
     confirmed: number;
@@ -222,10 +222,9 @@ async function incompleteConfirmations(db: Db, actor: Actor) {
         order by o.confirmed::float8 / o.members, o.page_id, o.facility_id`,
   );
   const pages: StaffHomePage[] = rows.map((r) => {
-    const content = typeof r.content === "string" ? (JSON.parse(r.content) as Record<string, WikiText>) : r.content;
     return {
       page_id: r.page_id,
-      title: content ? textIn(content, actor.language).text.title : r.slug,
+      title: r.content ? textIn(r.content, actor.language).text.title : r.slug,
       topic_key: r.topic_key,
       slug: r.slug,
       facility: { id: r.facility_id, name: r.facility },

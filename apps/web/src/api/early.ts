@@ -6,6 +6,14 @@
  */
 const pending = new Map<string, Promise<unknown>>();
 
+/** What may be asked for early, by the one name the start-up and the query both use. */
+export const EARLY = {
+  topics: "topics",
+  progress: (userId: number) => `progress:${userId}`,
+  myEvents: "calendar:mine",
+  staffHome: "home:staff",
+} as const;
+
 /** Starts `request` now, kept under `key` for the query that will want it. */
 export function startEarly(key: string, request: () => Promise<unknown>): void {
   if (!pending.has(key)) pending.set(key, request());

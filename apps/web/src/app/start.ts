@@ -1,6 +1,6 @@
 import { api, can, hasTrainings, type Role } from "@carecampus/contract";
 import { call } from "../api/client";
-import { startEarly } from "../api/early";
+import { EARLY, startEarly } from "../api/early";
 import { textsReady } from "../i18n";
 
 /**
@@ -15,9 +15,9 @@ export function startFirstScreen(user: { id: number; roles: Role[] }, path: stri
   void import("../features/home/HomePage");
   // Silent: a failure here is asked again by the query, which says what went wrong.
   if (hasTrainings(user.roles)) {
-    startEarly("topics", () => call(api.topicList, { silent: true }));
-    startEarly(`progress:${user.id}`, () => call(api.userProgress, { params: { id: user.id }, silent: true }));
-    startEarly("calendar:mine", () => call(api.calendarMine, { silent: true }));
+    startEarly(EARLY.topics, () => call(api.topicList, { silent: true }));
+    startEarly(EARLY.progress(user.id), () => call(api.userProgress, { params: { id: user.id }, silent: true }));
+    startEarly(EARLY.myEvents, () => call(api.calendarMine, { silent: true }));
   }
-  if (can(user.roles, "home.staff")) startEarly("home:staff", () => call(api.staffHome, { silent: true }));
+  if (can(user.roles, "home.staff")) startEarly(EARLY.staffHome, () => call(api.staffHome, { silent: true }));
 }

@@ -1,7 +1,7 @@
 import { api } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
-import { early } from "../api/early";
+import { EARLY, early } from "../api/early";
 
 /** Calendar data several features show: the learner's own upcoming events (home, training) and the feed (account). */
 export const calendarKeys = {
@@ -25,7 +25,7 @@ export type CalendarRequest = { plan: { facility: number; topic: number; trainin
 export const useMyEvents = (enabled = true) =>
   useQuery({
     queryKey: calendarKeys.mine,
-    queryFn: () => early("calendar:mine", () => call(api.calendarMine, { silent: true })),
+    queryFn: () => early(EARLY.myEvents, () => call(api.calendarMine, { silent: true })),
     enabled,
     staleTime: 5 * 60_000,
   });

@@ -1,7 +1,7 @@
 import { api } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
-import { early } from "../api/early";
+import { EARLY, early } from "../api/early";
 
 /** Learning data several features show: the learner's topics (home, shell) and a user's progress (profile, users). */
 export const learningKeys = {
@@ -16,12 +16,12 @@ export const learningKeys = {
 
 // The start page's first answers may have been asked for at start-up (app/start.ts, api/early.ts).
 export const useTopics = (enabled = true) =>
-  useQuery({ queryKey: learningKeys.topics, queryFn: () => early("topics", () => call(api.topicList)), enabled });
+  useQuery({ queryKey: learningKeys.topics, queryFn: () => early(EARLY.topics, () => call(api.topicList)), enabled });
 
 export const useUserProgress = (userId: number, enabled = true) =>
   useQuery({
     queryKey: learningKeys.progress(userId),
-    queryFn: () => early(`progress:${userId}`, () => call(api.userProgress, { params: { id: userId } })),
+    queryFn: () => early(EARLY.progress(userId), () => call(api.userProgress, { params: { id: userId } })),
     enabled,
   });
 

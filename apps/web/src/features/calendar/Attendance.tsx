@@ -1,4 +1,4 @@
-import { api, type CalendarEventDetail, formatDate } from "@carecampus/contract";
+import { api, type CalendarEventDetail, formatDate, formatIsoDay } from "@carecampus/contract";
 import { Alert, Button, Checkbox, Stack, Text } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { IconClipboardCheck } from "@tabler/icons-react";
@@ -6,7 +6,6 @@ import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
-import { dayLabel } from "./event-form";
 
 /**
  * After the event has begun: who attended. For a passive (in-person) training this issues the
@@ -45,7 +44,9 @@ export function Attendance({ event, onSaved }: { event: CalendarEventDetail; onS
           {event.Training.passive
             ? t("calendar.attendancePassive", {
                 // An all-day event's Start is its day (YYYY-MM-DD), not an instant.
-                date: event.AllDay ? dayLabel(event.Start) : formatDate(event.Start, settings["time-zone"]),
+                date: event.AllDay
+                  ? (formatIsoDay(event.Start) ?? event.Start)
+                  : formatDate(event.Start, settings["time-zone"]),
               })
             : t("calendar.attendanceActive")}
         </Text>

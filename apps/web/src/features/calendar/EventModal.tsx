@@ -3,8 +3,10 @@ import {
   api,
   type CalendarEventDetail,
   EVENT_COLOURS,
+  formatIsoDay,
   isoDay,
   type ProposalEntry,
+  type Role,
   seesAllFacilities,
 } from "@carecampus/contract";
 import {
@@ -41,7 +43,7 @@ import { calendarKeys } from "../../queries/calendar";
 import { useRequiredSession } from "../../session/store";
 import { Attendance } from "./Attendance";
 import { ColourChoice } from "./ColourChoice";
-import { dayLabel, type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
+import { type EventFormValues, emptyEvent, eventBody, eventProblems, eventValues } from "./event-form";
 import { InviteePicker } from "./InviteePicker";
 
 /**
@@ -86,18 +88,7 @@ export function EventModal({ target, onClose, onChanged }: Props) {
       ) : (
         <EventForm
           detail={detail.data}
-          initial={
-            detail.data
-              ? eventValues(detail.data, settings["time-zone"])
-              : target.kind === "new" && target.plan
-                ? { ...emptyEvent(target.day, target.plan.facility, new Date(), settings["time-zone"]), ...target.plan }
-                : emptyEvent(
-                    target.kind === "new" ? target.day : "",
-                    seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null),
-                    new Date(),
-                    settings["time-zone"],
-                  )
-          }
+          initial={detail.data ? eventValues(detail.data, settings["time-zone"]) : newValues(target, user)}
           invite={target.kind === "new" ? (target.plan ? redOrOrange : proposed) : null}
           onClose={onClose}
           onChanged={onChanged}
@@ -105,6 +96,17 @@ export function EventModal({ target, onClose, onChanged }: Props) {
       )}
     </Modal>
   );
+}
+
+/** A new event's first values: the day asked for, the staff member's own facility, or what the start page planned. */
+function newValues(
+  target: EventModalTarget,
+  user: { roles: Role[]; facility?: { id: number } | null },
+): EventFormValues {
+  const day = target.kind === "new" ? target.day : "";
+  const plan = target.kind === "new" ? target.plan : undefined;
+  const facility = plan?.facility ?? (seesAllFacilities(user.roles) ? null : (user.facility?.id ?? null));
+  return { ...emptyEvent(day, facility, new Date(), settings["time-zone"]), ...plan };
 }
 
 /**
@@ -360,7 +362,7 @@ function EventForm({
       <ConfirmDialog
         opened={past !== null}
         title={t("calendar.pastTitle")}
-        message={t("calendar.pastText", { date: past ? dayLabel(past.day) : "" })}
+        message={t("calendar.pastText", { date: past ? (formatIsoDay(past.day) ?? past.day) : "" })}
         confirmLabel={t("calendar.pastSave")}
         onConfirm={async () => {
           if (past) await save.mutateAsync(past);

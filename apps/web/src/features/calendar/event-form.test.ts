@@ -26,7 +26,13 @@ function stored(body: ReturnType<typeof eventBody>, id = 5): CalendarEvent {
 }
 
 describe("the event form", () => {
-  const filled = { ...emptyEvent("2027-03-29", 3), topic: 2, training: 11, label: " Frühschicht ", location: "Saal 1" };
+  const filled = {
+    ...emptyEvent("2027-03-29", 3, new Date("2027-03-01T12:00:00Z"), zone),
+    topic: 2,
+    training: 11,
+    label: " Frühschicht ",
+    location: "Saal 1",
+  };
 
   it("writes the Title encoding and instants of the configured zone, across a daylight-saving change", () => {
     const body = eventBody({ ...filled, startTime: "10:00", endTime: "11:30" }, zone);
@@ -51,7 +57,9 @@ describe("the event form", () => {
   });
 
   it("cannot be saved without a training, with the end before the start, or with a wrong time", () => {
-    expect(eventProblems(emptyEvent("2027-03-29", 3))).toEqual({ training: "training" });
+    expect(eventProblems(emptyEvent("2027-03-29", 3, new Date("2027-03-01T12:00:00Z"), zone))).toEqual({
+      training: "training",
+    });
     expect(eventProblems({ ...filled, startTime: "11:00", endTime: "10:00" })).toEqual({ endTime: "endBeforeStart" });
     expect(eventProblems({ ...filled, startTime: "25:00" })).toEqual({ startTime: "time" });
     expect(eventProblems({ ...filled, allDay: true, endDay: "2027-03-28" })).toEqual({ endDay: "endBeforeStart" });

@@ -33,11 +33,6 @@ export type EventFormProblem = "training" | "endBeforeStart" | "time";
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const parseDay = (day: string) => day.split("-").map(Number) as [number, number, number];
 
-/** A YYYY-MM-DD day as the app writes dates (DD.MM.YYYY). */
-export function dayLabel(day: string): string {
-  return day.split("-").reverse().join(".");
-}
-
 /** The day after a YYYY-MM-DD day (the exclusive End of an all-day event). */
 export function nextDay(day: string): string {
   const [y, m, d] = parseDay(day);
@@ -70,12 +65,7 @@ export function firstSlot(day: string, now: Date, zone: string): { day: string; 
 }
 
 /** A new event on `day` (its first hour by firstSlot), the facility preset for staff bound to one. */
-export function emptyEvent(
-  day: string,
-  facility: number | null,
-  now: Date = new Date(),
-  zone = "Europe/Berlin",
-): EventFormValues {
+export function emptyEvent(day: string, facility: number | null, now: Date, zone: string): EventFormValues {
   const slot = firstSlot(day, now, zone);
   return {
     label: "",

@@ -32,7 +32,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { call } from "../../api/client";
-import { early } from "../../api/early";
+import { EARLY, early } from "../../api/early";
 import { settings } from "../../app/settings";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
 import { HelpBadge } from "../../components/HelpBadge";
@@ -174,7 +174,7 @@ export function StaffHome() {
   // Fresh on every visit: an event just planned or attendance just recorded shows at once.
   const home = useQuery({
     queryKey: staffHomeKey,
-    queryFn: () => early("home:staff", () => call(api.staffHome, { silent: true })),
+    queryFn: () => early(EARLY.staffHome, () => call(api.staffHome, { silent: true })),
     staleTime: 0,
   });
   const data: StaffHomeData | undefined = home.data;
