@@ -6,7 +6,7 @@ const MAIN = Number(process.env.E2E_PORT ?? 3211);
 const SHORT = MAIN + 1;
 const INSTALLATION = MAIN + 2;
 /** Specs for the other two servers: the 3-s session, and an installation's own settings. */
-const OWN_SERVER = /(lockout|qm-notice|installation-settings|credentials)\.spec/;
+const OWN_SERVER = /(lockout|qm-notice|installation-settings|credentials|offline)\.spec/;
 const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
 
 /**
@@ -48,6 +48,9 @@ const chromium = {
     args: [...CHROMIUM_ARGS, `--disable-features=${DISABLED_FEATURES.join(",")}`],
   },
   locale: "de-DE",
+  // The service worker precaches the whole app in each new context: only the tests of offline
+  // use and of the update prompt (offline.spec.ts) let it run.
+  serviceWorkers: "block" as const,
 };
 
 export default defineConfig({
@@ -93,6 +96,20 @@ export default defineConfig({
       testMatch: /(qm-notice|installation-settings|credentials)\.spec/,
       use: { ...chromium, baseURL: `http://127.0.0.1:${INSTALLATION}`, viewport: { width: 1280, height: 800 } },
     },
+    {
+      // The service worker on a phone: offline start, kept certificates, the update prompt. On the
+      // installation's server, which serves a copy of the web app the update test changes.
+      name: "offline",
+      testMatch: /offline\.spec/,
+      use: {
+        ...chromium,
+        baseURL: `http://127.0.0.1:${INSTALLATION}`,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        serviceWorkers: "allow",
+      },
+    },
   ],
   webServer: [
     {
@@ -116,7 +133,7 @@ export default defineConfig({
       // An installation with settings of its own: the QM notice on, its theme, the content
       // version, no question type, the legal bases, a logout portal, certificates also as signed
       // Open Badge credentials, and the five languages (credentials.spec reads the app in English).
-      command: `node serve.mjs ${INSTALLATION} ${LANGS} LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health VERIFIABLE_CREDENTIALS=true`,
+      command: `node serve.mjs ${INSTALLATION} ${LANGS} LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_CARELY_QM_MSG=true THEME=ocean SHOW_CONTENT_VERSION=true SHOW_QUESTION_TYPE=false SHOW_LEGAL_COMPLIANCE=true ALTERNATIVE_CALLBACK_URL=http://127.0.0.1:${INSTALLATION}/api/health VERIFIABLE_CREDENTIALS=true WEB_DIST_COPY=true`,
       url: `http://127.0.0.1:${INSTALLATION}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

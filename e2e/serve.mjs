@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { webCopyDir } from "./web-copy.mjs";
 
 const [port, ...pairs] = process.argv.slice(2);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cc-e2e-${port}-`));
@@ -21,6 +22,15 @@ for (const pair of pairs) {
   env[pair.slice(0, i)] = pair.slice(i + 1);
 }
 const root = new URL("..", import.meta.url).pathname;
+// WEB_DIST_COPY=true: the server serves a copy of the built web app that a test may change (a new
+// service worker for the update prompt, offline.spec.ts), at the place webCopyDir names.
+let webCopy;
+if (env.WEB_DIST_COPY === "true") {
+  webCopy = webCopyDir(port);
+  fs.rmSync(webCopy, { recursive: true, force: true });
+  fs.cpSync(path.join(root, "apps/web/dist"), webCopy, { recursive: true });
+  env.WEB_DIST = webCopy;
+}
 // The bundle `npm start` runs (npm run e2e builds it first): the tests see what users get.
 const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
   cwd: root,
@@ -32,5 +42,6 @@ process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
 child.on("exit", (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (webCopy) fs.rmSync(webCopy, { recursive: true, force: true });
   process.exit(code ?? 0);
 });

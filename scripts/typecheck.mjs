@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
 
-const PROJECTS = ["apps/web", "apps/server", "packages/contract", "e2e", "bench"];
+const PROJECTS = ["apps/web", "apps/server", "packages/contract", "e2e", "bench", "apps/web/src/sw"];
 const width = Math.max(1, Math.min(os.availableParallelism(), PROJECTS.length));
 
 function check(project) {

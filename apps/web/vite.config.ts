@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { localePart, withoutServerTexts } from "./src/i18n/server-only";
 
 /**
@@ -68,8 +69,32 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The service worker (src/sw/sw.ts, issue 30): Workbox, its precache list injected at build. The
+ * page registers it itself (app/service-worker.ts, with the update prompt); the web app manifest
+ * is public/manifest.webmanifest. index.html is not precached: the server writes the
+ * installation's settings into it, so the worker keeps the page it last got (network-first).
+ */
+function serviceWorker(): Plugin[] {
+  return VitePWA({
+    strategies: "injectManifest",
+    srcDir: "src/sw",
+    filename: "sw.ts",
+    registerType: "prompt",
+    injectRegister: false,
+    manifest: false,
+    injectManifest: {
+      rollupFormat: "iife",
+      globPatterns: ["**/*.{js,css,svg,png,webmanifest}"],
+      globIgnores: ["**/*.br", "**/*.gz", "index.html", "sw.js"],
+      // The largest script (the rich-text editor's) is 0.5 MB; nothing may be left out unseen.
+      maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [webLocales(), react(), precompress()],
+  plugins: [webLocales(), react(), precompress(), serviceWorker()],
   build: {
     outDir: "dist",
     sourcemap: false,

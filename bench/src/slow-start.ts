@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../scripts/chromium.mjs";
 import { startServer, stopServer } from "./server";
 
@@ -16,6 +16,24 @@ const RUNS = Number(process.env.BENCH_SLOW_START_RUNS ?? 5);
 const DEMO_PASSWORD = "Demo-1234!";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** What the page's window has that the bench's (Node's) types do not know. */
+interface ServiceWorkerHolder {
+  navigator: { serviceWorker: { controller: object | null } };
+}
+
+/** The page throttled like a cheap phone on ward Wi-Fi. */
+async function slowPhone(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+}
 
 export async function benchSlowStart(port: number): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-start-"));
@@ -45,15 +63,7 @@ export async function benchSlowStart(port: number): Promise<void> {
         localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
       }, session);
       const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 150,
-        downloadThroughput: (1.6 * 1024 * 1024) / 8,
-        uploadThroughput: (750 * 1024) / 8,
-      });
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await slowPhone(context, page);
       let runScripts = 0;
       let runBytes = 0;
       let runRequests = 0;
@@ -72,10 +82,39 @@ export async function benchSlowStart(port: number): Promise<void> {
       requests = runRequests;
       await context.close();
     }
+    // The next visit of the day: the service worker, installed at the first, serves the app's code
+    // from the device; only the page and the data come over the network.
+    const again: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "de-DE" });
+      await context.addInitScript(({ token, user }) => {
+        localStorage.setItem("carecampus.token", token);
+        localStorage.setItem("carecampus.user", JSON.stringify(user));
+      }, session);
+      const first = await context.newPage();
+      await first.goto(`${base}/`);
+      await first.locator('[data-testid="topic-badge"]').first().waitFor({ timeout: 60_000 });
+      await first.waitForFunction(
+        () => (globalThis as unknown as ServiceWorkerHolder).navigator.serviceWorker.controller !== null,
+        undefined,
+        { timeout: 60_000 },
+      );
+      await first.close();
+      const page = await context.newPage();
+      await slowPhone(context, page);
+      const started = performance.now();
+      await page.goto(`${base}/`);
+      await page.locator('[data-testid="topic-badge"]').first().waitFor({ timeout: 60_000 });
+      again.push(performance.now() - started);
+      await context.close();
+    }
+    const seconds = (values: number[]) =>
+      `p50 ${(median(values) / 1000).toFixed(2)} s (runs: ${values.map((t) => (t / 1000).toFixed(2)).join(", ")} s)`;
     console.log("\nslow phone (CPU 4× slower, 150 ms round trips, 1.6 Mbit/s): the employee's start page");
     console.log(
-      `  first topic card after p50 ${(median(times) / 1000).toFixed(2)} s (runs: ${times.map((t) => (t / 1000).toFixed(2)).join(", ")} s); ${scripts} script files, ${(scriptBytes / 1024).toFixed(0)} KB of script as sent, ${requests} requests until then`,
+      `  first visit: first topic card after ${seconds(times)}; ${scripts} script files, ${(scriptBytes / 1024).toFixed(0)} KB of script as sent, ${requests} requests until then`,
     );
+    console.log(`  next visit (the app's code from the service worker): first topic card after ${seconds(again)}`);
   } finally {
     await browser.close();
     await stopServer(server);

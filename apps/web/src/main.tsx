@@ -4,6 +4,7 @@ import "@mantine/dropzone/styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { whenSettled } from "./app/settled";
 import { startFirstScreen } from "./app/start";
 import { pickLanguage, startI18n } from "./i18n";
 import { preferredLanguage, sessionStore } from "./session/store";
@@ -26,6 +27,13 @@ async function start() {
       <App />
     </StrictMode>,
   );
+  // The service worker (offline start, kept certificates, the update prompt), in the built app
+  // only, once the first screen is complete: its download of the app does not slow that screen.
+  if (import.meta.env.PROD) {
+    void whenSettled()
+      .then(() => import("./app/service-worker"))
+      .then((m) => m.registerServiceWorker());
+  }
 }
 
 void start();

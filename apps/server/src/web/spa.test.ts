@@ -19,6 +19,7 @@ beforeAll(async () => {
     "<!doctype html><html><head><title>x</title></head><body></body></html>",
   );
   fs.writeFileSync(path.join(dist, "assets", "app-123.js"), "console.log(1)");
+  fs.writeFileSync(path.join(dist, "sw.js"), "self.addEventListener('fetch', () => {})");
   // As the web build writes them (apps/web/vite.config.ts precompress): the same script compressed.
   const script = Buffer.from(`console.log("${"x".repeat(4000)}")`);
   fs.writeFileSync(path.join(dist, "assets", "big-456.js"), script);
@@ -57,6 +58,13 @@ describe("the web app", () => {
     const gone = await web.inject({ method: "GET", url: "/assets/QuizPage-old123.js" });
     expect(gone.statusCode).toBe(404);
     expect(gone.headers["content-type"]).not.toContain("text/html");
+  });
+
+  it("serves the service worker to be asked for again each time (a new build's worker is found at once)", async () => {
+    const sw = await web.inject({ method: "GET", url: "/sw.js" });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers["content-type"]).toContain("javascript");
+    expect(sw.headers["cache-control"]).toBe("no-cache");
   });
 
   it("sends an asset as the build compressed it, by the browser's Accept-Encoding, not compressed again", async () => {

@@ -17,6 +17,12 @@ export function renderIndex(html: string, settings: Settings): string {
 }
 
 /**
+ * Files the browser must ask for again each time: the service worker (a new build's worker is
+ * found at once and offered with the update prompt) and the web app manifest.
+ */
+const ASKED_EACH_TIME = new Set(["sw.js", "manifest.webmanifest"]);
+
+/**
  * Serves the built single-page app: hashed assets with long caching, index.html (with the
  * settings) for every other GET that is not under /api or /assets. Unknown /api paths and
  * missing assets answer 404.
@@ -38,6 +44,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string, setting
       setHeaders: (reply, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header("cache-control", "public, max-age=31536000, immutable");
+        } else if (ASKED_EACH_TIME.has(path.basename(filePath))) {
+          reply.header("cache-control", "no-cache");
         }
       },
     });

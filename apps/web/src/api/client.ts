@@ -53,7 +53,11 @@ export function showSuccess(message: string): void {
 export const { call, authedUrl, authedHref } = createCaller({
   token: () => sessionStore.get().session?.token,
   onSessionEnd: () => sessionStore.clear(),
-  onError: showError,
+  // Without a network every screen already says so (app/OfflineNotice.tsx): no toast for each call.
+  onError: (error) => {
+    if (error.status === 0 && typeof navigator !== "undefined" && !navigator.onLine) return;
+    showError(error);
+  },
 });
 
 /**

@@ -1,16 +1,7 @@
 import { Alert } from "@mantine/core";
 import { IconWifiOff } from "@tabler/icons-react";
-import { useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-
-function subscribe(changed: () => void): () => void {
-  window.addEventListener("online", changed);
-  window.addEventListener("offline", changed);
-  return () => {
-    window.removeEventListener("online", changed);
-    window.removeEventListener("offline", changed);
-  };
-}
+import { useOnline } from "./online";
 
 /**
  * Above every screen while the device has no network (issue 30): says so in plain words, and
@@ -18,12 +9,7 @@ function subscribe(changed: () => void): () => void {
  */
 export function OfflineNotice() {
   const { t } = useTranslation();
-  const online = useSyncExternalStore(
-    subscribe,
-    () => navigator.onLine,
-    () => true,
-  );
-  if (online) return null;
+  if (useOnline()) return null;
   return (
     <Alert color="orange" variant="light" icon={<IconWifiOff />} role="status" mb="md" data-testid="offline-notice">
       {t("session.offline")}

@@ -20,6 +20,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { UserAvatar } from "../components/UserAvatar";
+import { forgetCopy } from "../offline/copy";
 import { sessionStore, useRequiredSession } from "../session/store";
 import { settings } from "./settings";
 
@@ -33,10 +34,12 @@ interface Entry {
 export function UserMenu() {
   // Logging out ends the session; where the installation names a portal (alternative-callback-url),
   // the user goes back there, else to the login page.
+  // The device-kept copy of "my certificates" goes with it (offline/copy.ts).
   const logout = () => {
+    const forgotten = forgetCopy();
     sessionStore.clear();
     const portal = settings["alternative-callback-url"];
-    if (portal) window.location.assign(portal);
+    if (portal) void forgotten.finally(() => window.location.assign(portal));
   };
   const { t } = useTranslation();
   const { user } = useRequiredSession();

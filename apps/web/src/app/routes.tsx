@@ -7,6 +7,7 @@ import { textsReady } from "../i18n";
 import { useSessionState } from "../session/store";
 import { RequireAuth } from "./guards";
 import { SessionTimers } from "./SessionTimers";
+import { useUpdateWaiting } from "./update-state";
 
 // Everything behind the login loads on demand, the shell (menus, icons) too: the login page
 // stays small (issue 13: e2e/tests/bundle.spec.ts).
@@ -14,6 +15,8 @@ import { SessionTimers } from "./SessionTimers";
 const Shell = lazy(() => Promise.all([import("./Shell"), textsReady()]).then(([m]) => ({ default: m.Shell })));
 const RequireRole = lazy(() => import("./RequireRole"));
 const LockoutDialog = lazy(() => import("./LockoutDialog"));
+// Loaded once a new version waits (app/service-worker.ts).
+const UpdatePrompt = lazy(() => import("./UpdatePrompt"));
 const NotFoundPage = lazy(() => import("../components/NotFoundPage").then((m) => ({ default: m.NotFoundPage })));
 const HomePage = lazy(() => import("../features/home/HomePage"));
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
@@ -38,6 +41,9 @@ const AuthoringPage = lazy(() => import("../features/authoring/AuthoringPage"));
 const QuestionnaireEditorPage = lazy(() => import("../features/authoring/QuestionnaireEditorPage"));
 const WikiPageScreen = lazy(() => import("../features/wiki/WikiPageScreen"));
 // Its texts are the app's (behind the login): shown once they are there.
+const OfflineCertificatesPage = lazy(() =>
+  Promise.all([import("../features/profile/OfflineCertificatesPage"), textsReady()]).then(([m]) => m),
+);
 const ThemeGalleryPage = lazy(() => Promise.all([import("../theme/ThemeGalleryPage"), textsReady()]).then(([m]) => m));
 
 const role = (route: ComponentProps<typeof RequireRole>["route"], element: ReactNode) => (
@@ -48,11 +54,17 @@ function Root() {
   // The lockout dialog loads when the inactivity limit first ends a session (a dialog is not
   // the login's code), and then stays for its closing transition.
   const { lockedOut } = useSessionState();
+  const updateWaiting = useUpdateWaiting();
   const [lockoutLoaded, setLockoutLoaded] = useState(lockedOut);
   if (lockedOut && !lockoutLoaded) setLockoutLoaded(true);
   return (
     <>
       <SessionTimers />
+      {updateWaiting && (
+        <Suspense fallback={null}>
+          <UpdatePrompt />
+        </Suspense>
+      )}
       {lockoutLoaded && (
         <Suspense fallback={null}>
           <LockoutDialog />
@@ -70,6 +82,15 @@ export const router = createBrowserRouter([
     errorElement: <AppErrorPage />,
     children: [
       { path: "/login", element: <LoginPage /> },
+      {
+        // "My certificates" kept on this device, without a session, while offline (issue 30).
+        path: "/offline/certificates",
+        element: (
+          <Suspense fallback={<PageLoader />}>
+            <OfflineCertificatesPage />
+          </Suspense>
+        ),
+      },
       {
         // Every component variant in the current theme, for the accessibility test of the themes.
         path: "/theme-gallery",

@@ -5,6 +5,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
+import { usePdfAvailable } from "../offline/pdf-availability";
 import { certificateLineId, RevokeCertificateButton, RevokedMark, useFocusWhenRevoked } from "./RevokeCertificate";
 
 /** The text of one issue's line: "earlier: …" by default, or a caller's (all issues of a former employee). */
@@ -32,6 +33,7 @@ function EarlierCertificate({
   const { t } = useTranslation();
   const zone = settings["time-zone"];
   const ref = useRef<HTMLLIElement>(null);
+  const pdfAvailable = usePdfAvailable();
   useFocusWhenRevoked(certificate, ref);
   const line = t(lineKey, {
     acquired: formatDate(certificate.acquired_at, zone),
@@ -48,18 +50,20 @@ function EarlierCertificate({
       tabIndex={-1}
     >
       {line}{" "}
-      <Anchor
-        size="xs"
-        {...freshLink(() => authedUrl(api.certificatePdf, { query: { id: certificate.id } }))}
-        target="_blank"
-        rel="noopener"
-        // Its name starts with the text it shows (WCAG 2.5.3), the line after it tells which; underlined,
-        // as a link inside a line of text is not told apart by its colour alone.
-        aria-label={`${t("certificateHistory.download")}: ${line}`}
-        underline="always"
-      >
-        <IconDownload size={12} aria-hidden style={{ verticalAlign: "middle" }} /> {t("certificateHistory.download")}
-      </Anchor>{" "}
+      {pdfAvailable({ id: certificate.id, partner: false }) && (
+        <Anchor
+          size="xs"
+          {...freshLink(() => authedUrl(api.certificatePdf, { query: { id: certificate.id } }))}
+          target="_blank"
+          rel="noopener"
+          // Its name starts with the text it shows (WCAG 2.5.3), the line after it tells which; underlined,
+          // as a link inside a line of text is not told apart by its colour alone.
+          aria-label={`${t("certificateHistory.download")}: ${line}`}
+          underline="always"
+        >
+          <IconDownload size={12} aria-hidden style={{ verticalAlign: "middle" }} /> {t("certificateHistory.download")}
+        </Anchor>
+      )}{" "}
       {certificate.revoked ? (
         <RevokedMark revoked={certificate.revoked} />
       ) : (

@@ -4,6 +4,7 @@ import { IconCertificate } from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink } from "../api/client";
 import { settings } from "../app/settings";
+import { usePdfAvailable } from "../offline/pdf-availability";
 
 export const EXPIRY_COLOURS = { red: "red", orange: "orange", yellow: "yellow", green: "teal" } as const;
 
@@ -34,6 +35,21 @@ export function ExpiryBadge({ certificate, size = "lg" }: { certificate: Certifi
   const colour = expiryColour(certificate.expires_at, new Date(), zone);
   const date = formatShortDate(certificate.expires_at, zone);
   const link = freshLink(() => authedUrl(api.certificatePdf, { query: { id: certificate.id } }));
+  // Offline, a certificate whose PDF is not kept on the device shows as a badge only.
+  if (!usePdfAvailable()({ id: certificate.id, partner: false })) {
+    return (
+      <Badge
+        size={size}
+        {...expiryBadgeProps(colour)}
+        leftSection={<IconCertificate size={14} />}
+        style={{ flexShrink: 0, overflow: "visible" }}
+        aria-label={`${t(`expiry.${colour}`)}: ${t("training.validUntil", { date })}`}
+        data-colour={colour}
+      >
+        {date}
+      </Badge>
+    );
+  }
   return (
     <Tooltip label={`${t(`expiry.${colour}`)} – ${t("training.download")}`}>
       <Badge

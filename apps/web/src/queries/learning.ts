@@ -2,6 +2,8 @@ import { api } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { call } from "../api/client";
 import { EARLY, early } from "../api/early";
+import { keepCopy } from "../offline/copy";
+import { sessionStore } from "../session/store";
 
 /** Learning data several features show: the learner's topics (home, shell) and a user's progress (profile, users). */
 export const learningKeys = {
@@ -18,10 +20,19 @@ export const learningKeys = {
 export const useTopics = (enabled = true) =>
   useQuery({ queryKey: learningKeys.topics, queryFn: () => early(EARLY.topics, () => call(api.topicList)), enabled });
 
+/**
+ * A user's progress. The learner's own, each time it arrives, is also kept on the device as the
+ * copy of "my certificates" that can be shown offline (offline/copy.ts).
+ */
 export const useUserProgress = (userId: number, enabled = true) =>
   useQuery({
     queryKey: learningKeys.progress(userId),
-    queryFn: () => early(EARLY.progress(userId), () => call(api.userProgress, { params: { id: userId } })),
+    queryFn: async () => {
+      const progress = await early(EARLY.progress(userId), () => call(api.userProgress, { params: { id: userId } }));
+      const me = sessionStore.get().session?.user;
+      if (me?.id === userId) void keepCopy({ id: me.id, name: me.name, surname: me.surname }, progress);
+      return progress;
+    },
     enabled,
   });
 

@@ -7,6 +7,7 @@ import {
   type User,
 } from "@carecampus/contract";
 import { useSyncExternalStore } from "react";
+import { forgetCopyOfOthers } from "../offline/copy";
 
 const KEYS = { token: "carecampus.token", user: "carecampus.user", preferences: "carecampus.preferences" } as const;
 
@@ -103,6 +104,8 @@ export const sessionStore = {
     localStorage.setItem(KEYS.user, JSON.stringify(user));
     localStorage.setItem(KEYS.preferences, JSON.stringify(preferences));
     set({ session: { token, claims, user }, lockedOut: false, preferences });
+    // Another person's certificates kept on this device for offline use go (offline/copy.ts).
+    void forgetCopyOfOthers(user.id);
   },
   setToken(token: string): void {
     const claims = decodeClaims(token);

@@ -1,12 +1,17 @@
 import { api } from "@carecampus/contract";
 import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
+import { ApiError } from "../../api/call";
 import { call, showSuccess } from "../../api/client";
+import { useOnline } from "../../app/online";
 import logo from "../../assets/logo.svg";
 import { sessionStore, useSession, useSessionState } from "../../session/store";
+
+// Without a connection only: what the login can still offer (a module of its own, not the login's code).
+const OfflineLogin = lazy(() => import("./OfflineLogin"));
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -20,6 +25,9 @@ export function LoginPage() {
   // The user name takes the focus on load, and when the lockout dialog over the login closes:
   // the form is ready to type into.
   const { lockedOut } = useSessionState();
+  // Without a connection: the certificates kept on this device can be shown (issue 30).
+  const online = useOnline();
+  const [unreachable, setUnreachable] = useState(false);
   const loginInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!lockedOut) loginInput.current?.focus();
@@ -35,8 +43,9 @@ export function LoginPage() {
     try {
       const res = await call(api.login, { body: { login: v.login.trim(), password: v.password } });
       sessionStore.login(res.token, res.user);
-    } catch {
+    } catch (err) {
       form.setFieldValue("password", "");
+      if (err instanceof ApiError && err.status === 0) setUnreachable(true);
     }
   });
 
@@ -85,6 +94,11 @@ export function LoginPage() {
           <Anchor component="button" type="button" size="sm" ta="center" onClick={() => void forgot()}>
             {t("login.forgot")}
           </Anchor>
+          {(!online || unreachable) && (
+            <Suspense fallback={null}>
+              <OfflineLogin offline={!online} />
+            </Suspense>
+          )}
         </Stack>
       </Paper>
     </Center>

@@ -81,6 +81,11 @@ export async function dropAnswer(slot: string): Promise<void> {
   await inStore("readwrite", (s) => s.delete(slot));
 }
 
+/** How many answers wait on this device, of anyone (the update prompt waits while any do). */
+export async function keptAnswerCount(): Promise<number> {
+  return (await inStore("readonly", (s) => s.count())) ?? 0;
+}
+
 /**
  * The next moment worth sending again: the browser is online again, the tab is shown again, or
  * RETRY_MS passed. Rejects when `signal` aborts (the quiz was left).

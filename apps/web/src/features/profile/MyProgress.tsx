@@ -2,11 +2,14 @@ import {
   api,
   expiryColour,
   formatDate,
+  formatTime,
   TRUNCATE_CERTIFICATE,
   TRUNCATE_EXTERNAL_COURSE,
   truncate,
+  type UserProgress,
 } from "@carecampus/contract";
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
@@ -20,14 +23,17 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { IconChevronDown, IconChevronUp } from "@tabler/icons-react";
-import { useState } from "react";
+import { IconChevronDown, IconChevronUp, IconWifiOff } from "@tabler/icons-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/call";
 import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { CertificateHistory } from "../../components/CertificateHistory";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
+import { keptPdfs, type OfflineCopy, pdfId, readCopy } from "../../offline/copy";
+import { PdfAvailabilityProvider, usePdfAvailable } from "../../offline/pdf-availability";
 import { useUserProgress } from "../../queries/learning";
 import { CredentialLink, useCredentialCertificates } from "./CredentialLink";
 
@@ -63,14 +69,68 @@ function Stat({ label, value, total }: { label: string; value: number; total?: n
   );
 }
 
-/** Training progress and 'my certificates' on /profile, for employees and superusers. */
+/**
+ * Training progress and 'my certificates' on /profile, for employees and superusers. Without a
+ * connection, the copy kept on this device the last time (offline/copy.ts), said as such.
+ */
 export function MyProgress({ userId }: { userId: number }) {
-  const { t } = useTranslation();
-  const { data } = useUserProgress(userId);
+  const { data, error } = useUserProgress(userId);
   const credentials = useCredentialCertificates(userId);
+  const unreachable = error instanceof ApiError && error.status === 0;
+  const kept = useKeptCopy(unreachable && !data);
+  if (data) return <MyProgressView data={data} credentials={credentials} />;
+  if (kept && kept.copy.user.id === userId) return <KeptCopy kept={kept} />;
+  return null;
+}
+
+/** The device's copy with the note that it is one, from when, and only the PDFs kept openable. */
+export function KeptCopy({ kept }: { kept: KeptCopyState }) {
+  const { t } = useTranslation();
+  const { copy, pdfs } = kept;
+  return (
+    <PdfAvailabilityProvider value={(ref) => pdfs.has(pdfId(ref))}>
+      <Alert color="orange" variant="light" icon={<IconWifiOff />} data-testid="kept-copy">
+        {t("offline.keptCopy", {
+          name: `${copy.user.name} ${copy.user.surname}`,
+          date: formatDate(copy.saved_at, settings["time-zone"]),
+          time: formatTime(copy.saved_at, settings["time-zone"]),
+        })}
+      </Alert>
+      <MyProgressView data={copy.progress} credentials={NONE} />
+    </PdfAvailabilityProvider>
+  );
+}
+
+const NONE = new Set<number>();
+
+/** The copy kept on this device and which of its PDFs are there, read once `wanted`. */
+export interface KeptCopyState {
+  copy: OfflineCopy;
+  pdfs: Set<string>;
+}
+
+export function useKeptCopy(wanted: boolean): KeptCopyState | null | undefined {
+  const [kept, setKept] = useState<KeptCopyState | null | undefined>(undefined);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    void (async () => {
+      const copy = await readCopy();
+      const pdfs = copy ? await keptPdfs(copy) : new Set<string>();
+      if (live) setKept(copy ? { copy, pdfs } : null);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return kept;
+}
+
+function MyProgressView({ data, credentials }: { data: UserProgress; credentials: Set<number> }) {
+  const { t } = useTranslation();
+  const pdfAvailable = usePdfAvailable();
   // expand-topic-progress (spec §9): the per-topic bars open from the start, or on request.
   const [topicsOpen, setTopicsOpen] = useState(settings["expand-topic-progress"]);
-  if (!data) return null;
   // A training whose certificate was revoked stays listed: the history shows it marked, and the
   // training is due again.
   const held = data.training_progress.filter((tp) => tp.certificate || tp.earlier_certificates.some((c) => c.revoked));
@@ -189,16 +249,22 @@ export function MyProgress({ userId }: { userId: number }) {
           <Stack gap="xs" component="ul" style={{ listStyle: "none", padding: 0, margin: 0 }}>
             {data.partner_certificates.map((pc) => (
               <li key={pc.id} data-testid="my-partner-certificate">
-                <Anchor
-                  size="sm"
-                  fw={600}
-                  title={pc.course_name}
-                  {...freshLink(() => authedUrl(api.certificatePdf, { query: { id: pc.id, source: "partner" } }))}
-                  target="_blank"
-                  rel="noopener"
-                >
-                  {truncate(pc.course_name, TRUNCATE_EXTERNAL_COURSE)}
-                </Anchor>
+                {pdfAvailable({ id: pc.id, partner: true }) ? (
+                  <Anchor
+                    size="sm"
+                    fw={600}
+                    title={pc.course_name}
+                    {...freshLink(() => authedUrl(api.certificatePdf, { query: { id: pc.id, source: "partner" } }))}
+                    target="_blank"
+                    rel="noopener"
+                  >
+                    {truncate(pc.course_name, TRUNCATE_EXTERNAL_COURSE)}
+                  </Anchor>
+                ) : (
+                  <Text size="sm" fw={600} title={pc.course_name}>
+                    {truncate(pc.course_name, TRUNCATE_EXTERNAL_COURSE)}
+                  </Text>
+                )}
                 <Text size="xs" c="dimmed">
                   {t("profile.certificates.partnerLine", {
                     training: truncate(pc.training_name, TRUNCATE_CERTIFICATE),

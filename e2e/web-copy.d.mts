@@ -1,0 +1,1 @@
+export function webCopyDir(port: number | string): string;
