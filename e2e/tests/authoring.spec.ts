@@ -341,6 +341,19 @@ test("a content manager follows a help request to a common question and fixes it
     text("de", "authoring.import.unsupported", { type: text("de", "authoring.import.types.essay") }),
   );
   await expect(listed.getByRole("listitem").first()).toContainText(expected.questions[0].text);
+  // The picture embedded in the file comes with its question; what changed on the way is listed;
+  // the file's categories may become questionnaires of their own (here: all into this one).
+  await expect(listed).toContainText(text("de", "authoring.import.image", { name: "VAH Siegel.png" }));
+  await expect(importing.getByTestId("import-notes")).toContainText(
+    text("de", "authoring.import.notes.answer-feedback-merged"),
+  );
+  const flatten = importing.getByRole("radio", { name: exactly("de", "authoring.import.categories.flatten") });
+  await expect(flatten).toBeChecked();
+  await expect(
+    importing.getByRole("radio", {
+      name: exactly("de", "authoring.import.categories.questionnaires", { count: expected.categories.length }),
+    }),
+  ).toBeVisible();
   await expectAccessible(page, "question import preview");
   const confirmImport = (lang: string) =>
     page.getByRole("button", {
@@ -357,6 +370,11 @@ test("a content manager follows a help request to a common question and fixes it
   await confirmImport("de").click();
   await expect(importing).toBeHidden();
   await expect(page.getByTestId("question-item")).toHaveCount(1 + expected.questions.length);
+  const imported = (await api(page, cm, "GET", `/authoring/questionnaires/${qn.id}`)) as {
+    questions: { text: string; media: { type: string } | null }[];
+  };
+  const pictured = imported.questions.find((q) => q.text.startsWith("Welches Symbol auf dem Etikett"));
+  expect(pictured?.media?.type).toBe("image");
 });
 
 test("a Super-Admin writes a training's legal basis in the training dialog", async ({ page }) => {

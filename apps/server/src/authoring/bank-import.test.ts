@@ -17,19 +17,23 @@ let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
 let qnId = 0;
 
-beforeAll(async () => {
-  ctx = await createTestApp();
-  cast = await createCast(ctx);
-  const db = ctx.deps.database.db;
-  await importPackage(db, loadPackage(writeFixture()));
-  const [t] = await db.select().from(trainings).where(eq(trainings.key, "haende"));
+/** A new questionnaire of the administrator's facility in the fixture's training "haende". */
+async function newQuestionnaire(name: string): Promise<number> {
+  const [t] = await ctx.deps.database.db.select().from(trainings).where(eq(trainings.key, "haende"));
   const res = await ctx.app.inject({
     method: "POST",
     url: "/api/authoring/questionnaires",
     headers: bearer(cast.tokens.administrator),
-    payload: { training_id: t?.id, name: "Aus Moodle" },
+    payload: { training_id: t?.id, name },
   });
-  qnId = res.json().id;
+  return res.json().id;
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  cast = await createCast(ctx);
+  await importPackage(ctx.deps.database.db, loadPackage(writeFixture()));
+  qnId = await newQuestionnaire("Aus Moodle");
 });
 afterAll(() => ctx.close());
 
@@ -99,5 +103,104 @@ describe("question bank import", () => {
     expect((await post(cast.tokens.administrator, "/import/preview", { format: "qti", text: "x" })).statusCode).toBe(
       400,
     );
+  });
+});
+
+describe("a Moodle bank with embedded pictures and categories", () => {
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  const GIF = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+  // A PNG one byte over the upload limit (5 MB): refused by its size before anything reads it.
+  const HUGE = Buffer.concat([Buffer.from(PNG, "base64"), Buffer.alloc(5 * 1024 * 1024)]).toString("base64");
+  const file = (name: string, base64: string) => `<file name="${name}" path="/" encoding="base64">${base64}</file>`;
+  const category = (name: string) =>
+    `<question type="category"><category><text>$course$/top/${name}</text></category></question>`;
+  const question = (name: string, text: string, feedback = "") => `<question type="multichoice">
+    <name><text>${name}</text></name>
+    <questiontext format="html"><text><![CDATA[${text}]]></text>${text.includes("bild.png") ? file("bild.png", PNG) : ""}${text.includes("riesig.png") ? file("riesig.png", HUGE) : ""}</questiontext>
+    <generalfeedback format="html"><text><![CDATA[<p>Darum.</p>${feedback}]]></text>${feedback ? file("tier.gif", GIF) : ""}</generalfeedback>
+    <single>true</single>
+    <answer fraction="100" format="html"><text>Richtig</text></answer>
+    <answer fraction="0" format="html"><text>Falsch</text></answer>
+  </question>`;
+  const bank = `<?xml version="1.0" encoding="UTF-8"?><quiz>
+    ${category("Hygiene/Händehygiene")}
+    ${question("Mit Bild", '<p>Was zeigt das Bild?</p><img src="@@PLUGINFILE@@/bild.png" alt="">')}
+    ${question("Zu groß", '<p>Was zeigt das große Bild?</p><img src="@@PLUGINFILE@@/riesig.png">')}
+    ${category("Hygiene/Flächen")}
+    ${question("GIF in der Rückmeldung", "<p>Welche Fläche zuerst?</p>", '<img src="@@PLUGINFILE@@/tier.gif">')}
+    ${category("Brandschutz")}
+    ${question("Ohne Bild", "<p>Wohin bei Rauch?</p>")}
+  </quiz>`;
+  let target = 0;
+
+  beforeAll(async () => {
+    target = await newQuestionnaire("Moodle nach Kategorien");
+  });
+  const send = (path: string, payload: object) =>
+    ctx.app.inject({
+      method: "POST",
+      url: `/api/authoring/questionnaires/${target}${path}`,
+      headers: bearer(cast.tokens.administrator),
+      payload,
+    });
+
+  it("previews each picture as an upload would be checked: a refused one named with its reason", async () => {
+    const res = await send("/import/preview", { format: "moodle-xml", text: bank });
+    expect(res.statusCode).toBe(200);
+    const preview = res.json();
+    expect(preview.questions.map((q: { text: string }) => q.text)).toEqual([
+      "Was zeigt das Bild?",
+      "Welche Fläche zuerst?",
+      "Wohin bei Rauch?",
+    ]);
+    expect(preview.questions[0].image).toEqual({ name: "bild.png", type: "image", size: 70 });
+    expect(preview.questions[1].image).toBeNull();
+    // The oversized picture is the question's own: the question is not imported without it.
+    expect(preview.skipped).toContainEqual(
+      expect.objectContaining({ name: "Zu groß", reason: "image-too-large", detail: "riesig.png" }),
+    );
+    // A GIF in the feedback: the question comes without it, and the preview says why.
+    expect(preview.notes).toContainEqual({ code: "image-not-supported", number: 3, detail: "tier.gif" });
+    expect(preview.categories).toEqual([
+      { name: "Hygiene / Händehygiene", count: 1 },
+      { name: "Hygiene / Flächen", count: 1 },
+      { name: "Brandschutz", count: 1 },
+    ]);
+  });
+
+  it("imports one questionnaire per category when asked, the picture stored as the question's image", async () => {
+    const res = await send("/import", { format: "moodle-xml", text: bank, categories: "questionnaires" });
+    expect(res.statusCode).toBe(200);
+    const result = res.json();
+    expect(result.imported).toBe(3);
+    // Every question had a category: the questionnaire the import started from stays as it was.
+    expect(result.questionnaire.questions).toEqual([]);
+    expect(result.created.map((c: { name: string; count: number }) => [c.name, c.count])).toEqual([
+      ["Hygiene / Händehygiene", 1],
+      ["Hygiene / Flächen", 1],
+      ["Brandschutz", 1],
+    ]);
+    const first = await ctx.app.inject({
+      method: "GET",
+      url: `/api/authoring/questionnaires/${result.created[0].id}`,
+      headers: bearer(cast.tokens.administrator),
+    });
+    expect(first.json()).toMatchObject({ status: "draft", training_id: result.questionnaire.training_id });
+    const media = first.json().questions[0].media;
+    expect(media).toMatchObject({ type: "image" });
+    const image = await ctx.app.inject({
+      method: "GET",
+      url: `/api/static/image/${media.id}?token=${cast.tokens.administrator}`,
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers["content-type"]).toBe("image/png");
+    expect(image.rawPayload.subarray(0, 8)).toEqual(Buffer.from(PNG, "base64").subarray(0, 8));
+  });
+
+  it("flattens the categories by default", async () => {
+    const res = await send("/import", { format: "moodle-xml", text: bank });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().created).toEqual([]);
+    expect(res.json().questionnaire.questions).toHaveLength(3);
   });
 });

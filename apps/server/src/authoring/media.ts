@@ -56,6 +56,18 @@ export async function storeQuestionMedia(
   if (problem === "size") throw tooLarge();
   if (problem)
     throw new AppError(ErrorCode.validation, "Only PNG, JPEG or WebP images and mp4 videos are accepted", 415);
+  return storeChecked(db, facilityId, mime, bytes, quota, tooLarge);
+}
+
+/** Stores media whose type was told by its bytes, as the actor's (an upload's owner rule). */
+async function storeChecked(
+  db: Db,
+  facilityId: number | null,
+  mime: QuestionMediaType,
+  bytes: AsyncIterable<Uint8Array>,
+  quota: UploadQuota,
+  tooLarge: () => AppError,
+): Promise<AuthoringMediaResult> {
   const kind = QUESTION_MEDIA_TYPES[mime].kind;
   const id = await storeUpload(
     db,
@@ -66,4 +78,42 @@ export async function storeQuestionMedia(
     quota,
   );
   return { type: kind, id, src: `/api/static/${kind}/${id}` };
+}
+
+/**
+ * Whether a file may be a question's media, as an upload is checked: its type told by its bytes
+ * (PNG, JPEG, WebP, mp4), then its size; the reason as a code the import screen translates.
+ */
+export function mediaRefusal(
+  bytes: Buffer,
+): { mime: QuestionMediaType; reason: null } | { mime: null; reason: "image-not-supported" | "image-too-large" } {
+  const mime = sniffMedia(bytes);
+  const problem = mime ? uploadProblem(mime, bytes.length) : "type";
+  if (!mime || (problem && problem !== "size")) return { mime: null, reason: "image-not-supported" };
+  if (problem === "size") return { mime: null, reason: "image-too-large" };
+  return { mime, reason: null };
+}
+
+/**
+ * Stores a file a question bank embedded (already checked by mediaRefusal), with the same owner,
+ * limits and quota as an upload of the same actor.
+ */
+export async function storeEmbeddedMedia(
+  db: Db,
+  actor: Actor,
+  mime: QuestionMediaType,
+  bytes: Buffer,
+  quotaBytes: number | null,
+): Promise<AuthoringMediaResult> {
+  assertMay(actor, "authoring.upload");
+  const facilityId = decide(actor, "authoring.editCommon") === "allow" ? null : actor.facilityId;
+  const tooLarge = () => new AppError(ErrorCode.payloadTooLarge, "An embedded file is too large", 413);
+  return storeChecked(
+    db,
+    facilityId,
+    mime,
+    Readable.from([bytes]),
+    { quotaBytes, declaredLength: bytes.length },
+    tooLarge,
+  );
 }

@@ -48,13 +48,13 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.authoringQuestionDelete, user, (request) =>
     deleteQuestion(clock(), actorOf(request), request.params.id),
   );
-  // A question bank may be up to 5 MiB of text (JSON-escaped, somewhat more).
-  const bank = { onRequest: authenticate(), bodyLimit: 12 * 1024 * 1024 };
+  // A question bank may be up to 10 MiB of text, embedded images included (JSON-escaped, somewhat more).
+  const bank = { onRequest: authenticate(), bodyLimit: 24 * 1024 * 1024 };
   route(app, endpoints.authoringBankPreview, bank, (request) =>
     previewBankFor(clock(), actorOf(request), request.params.id, request.body),
   );
   route(app, endpoints.authoringBankImport, bank, (request) =>
-    importBank(clock(), actorOf(request), request.params.id, request.body),
+    importBank(clock(), actorOf(request), request.params.id, request.body, app.deps.config.mediaQuotaBytes),
   );
   route(app, endpoints.authoringTopicCreate, user, (request) =>
     saveTopic(clock(), actorOf(request), null, request.body),

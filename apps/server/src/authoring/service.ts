@@ -251,55 +251,73 @@ export async function createQuestionnaire(
   actor: Actor,
   body: QuestionnaireCreate,
 ): Promise<AuthoringQuestionnaire> {
+  const id = await runTransaction(clock.db, (tx) => insertQuestionnaire(tx, clock, actor, body.training_id, body.name));
+  return getQuestionnaire(clock, actor, id);
+}
+
+/**
+ * A new draft questionnaire at the end of a training: the actor's own (common for Super-Admins,
+ * else their facility's). The training's row is locked (TRAINING_LOCK): a save making it passive,
+ * or another new questionnaire of it, waits for this one, so the passive check, the count and the
+ * next position hold.
+ */
+async function insertQuestionnaire(
+  tx: Tx,
+  clock: DbClock,
+  actor: Actor,
+  trainingId: number,
+  name: string,
+): Promise<number> {
   assertMay(actor, "authoring.read");
   const common = decide(actor, "authoring.editCommon") === "allow";
   const facilityId = common ? null : actor.facilityId;
   if (common) assertMay(actor, "authoring.editCommon");
   else assertMay(actor, "authoring.editFacility", { facilityId });
-  const { db } = clock;
-  const id = await runTransaction(db, async (tx) => {
-    // The training's row is locked (TRAINING_LOCK): a save making it passive, or another new
-    // questionnaire of it, waits for this one, so the passive check and the next position hold.
-    const [training] = await tx
-      .select({ id: trainings.id, passive: trainings.passive })
-      .from(trainings)
-      .innerJoin(topics, eq(topics.id, trainings.topicId))
-      .where(and(eq(trainings.id, body.training_id), eq(trainings.retired, false), eq(topics.retired, false)))
-      .for(TRAINING_LOCK, { of: trainings });
-    if (!training) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
-    if (training.passive) {
-      throw new AppError(ErrorCode.conflict, "A passive training has no questionnaires", 409);
-    }
-    const [last] = await tx
-      .select({ position: max(questionnaires.position) })
-      .from(questionnaires)
-      .where(eq(questionnaires.trainingId, training.id));
-    const [row] = await tx
-      .insert(questionnaires)
-      .values({
-        trainingId: training.id,
-        key: `@${common ? "c" : `f${facilityId}`}-${crypto.randomBytes(6).toString("hex")}`,
-        name: body.name,
-        position: (last?.position ?? -1) + 1,
-        origin: common ? "common" : "facility",
-        facilityId,
-        status: "draft",
-      })
-      .returning({ id: questionnaires.id });
-    const created = (row as { id: number }).id;
-    await recordAudit(
-      tx,
-      {
-        kind: "content.created",
-        actor,
-        facilityId,
-        data: { item: "questionnaire", id: created, training: training.id, name: body.name },
-      },
-      clock.now(),
+  const [training] = await tx
+    .select({ id: trainings.id, passive: trainings.passive })
+    .from(trainings)
+    .innerJoin(topics, eq(topics.id, trainings.topicId))
+    .where(and(eq(trainings.id, trainingId), eq(trainings.retired, false), eq(topics.retired, false)))
+    .for(TRAINING_LOCK, { of: trainings });
+  if (!training) throw new AppError(ErrorCode.trainingNotFound, "Training not found");
+  if (training.passive) {
+    throw new AppError(ErrorCode.conflict, "A passive training has no questionnaires", 409);
+  }
+  const [last] = await tx
+    .select({ position: max(questionnaires.position), n: sql<number>`count(*)::int` })
+    .from(questionnaires)
+    .where(and(eq(questionnaires.trainingId, training.id), eq(questionnaires.retired, false)));
+  if ((last?.n ?? 0) >= CONTENT_LIMITS.questionnairesMax) {
+    throw new AppError(
+      ErrorCode.conflict,
+      `A training has at most ${CONTENT_LIMITS.questionnairesMax} questionnaires`,
+      409,
     );
-    return created;
-  });
-  return getQuestionnaire(clock, actor, id);
+  }
+  const [row] = await tx
+    .insert(questionnaires)
+    .values({
+      trainingId: training.id,
+      key: `@${common ? "c" : `f${facilityId}`}-${crypto.randomBytes(6).toString("hex")}`,
+      name,
+      position: (last?.position ?? -1) + 1,
+      origin: common ? "common" : "facility",
+      facilityId,
+      status: "draft",
+    })
+    .returning({ id: questionnaires.id });
+  const created = (row as { id: number }).id;
+  await recordAudit(
+    tx,
+    {
+      kind: "content.created",
+      actor,
+      facilityId,
+      data: { item: "questionnaire", id: created, training: training.id, name },
+    },
+    clock.now(),
+  );
+  return created;
 }
 
 /** What the audit trail records of an authoring save: its kind and data, or null when nothing changed. */
@@ -475,6 +493,56 @@ export async function addQuestions(
     (ids, q) => ({ kind: "content.created", data: { item: "question", ids, questionnaire: q.id } }),
   );
   return questionnaire;
+}
+
+/**
+ * A question bank by its categories, in one transaction: `own` at the end of the questionnaire,
+ * and each category as a new draft questionnaire of the same training with its questions.
+ */
+export async function addQuestionsByCategory(
+  clock: DbClock,
+  actor: Actor,
+  questionnaireId: number,
+  own: AuthoringQuestionInput[],
+  categories: { name: string; inputs: AuthoringQuestionInput[] }[],
+): Promise<{ questionnaire: AuthoringQuestionnaire; created: { id: number; name: string; count: number }[] }> {
+  const created = await runTransaction(clock.db, async (tx) => {
+    await lockForTransaction(tx, "authoringQuestionnaire", questionnaireId);
+    const q = await loadQuestionnaire(tx, questionnaireId);
+    assertEdit(actor, q);
+    if (own.length > 0) {
+      const ids = await appendQuestions(tx, q, own, clock.now());
+      await recordAudit(
+        tx,
+        {
+          kind: "content.created",
+          actor,
+          facilityId: q.facilityId,
+          data: { item: "question", ids, questionnaire: q.id },
+        },
+        clock.now(),
+      );
+    }
+    const made: { id: number; name: string; count: number }[] = [];
+    for (const category of categories) {
+      const id = await insertQuestionnaire(tx, clock, actor, q.trainingId, category.name);
+      const row = await loadQuestionnaire(tx, id);
+      const ids = await appendQuestions(tx, row, category.inputs, clock.now());
+      await recordAudit(
+        tx,
+        {
+          kind: "content.created",
+          actor,
+          facilityId: row.facilityId,
+          data: { item: "question", ids, questionnaire: id },
+        },
+        clock.now(),
+      );
+      made.push({ id, name: category.name, count: ids.length });
+    }
+    return made;
+  });
+  return { questionnaire: await getQuestionnaire(clock, actor, questionnaireId), created };
 }
 
 async function appendQuestions(

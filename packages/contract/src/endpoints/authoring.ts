@@ -97,7 +97,7 @@ export const authoringEndpoints = {
     errors: [...WRITES, 413],
     tags: ["authoring"],
     description:
-      "Imports what the preview of the same file listed as importable, at the end of the questionnaire, in one transaction (all or nothing).",
+      "Imports what the preview of the same file listed as importable, in one transaction (all or nothing): at the end of the questionnaire, or with `categories: questionnaires` one new draft questionnaire per Moodle category in its training. Embedded pictures become the questions' images, checked and stored as uploads.",
   },
   authoringQuestionSave: {
     method: "PUT",

@@ -214,12 +214,22 @@ export type AuthoringSaved = z.infer<typeof AuthoringSaved>;
 
 /* ---------- question banks of other LMSs (Moodle XML, GIFT) ---------- */
 
-export const QUESTION_BANK_MAX_CHARS = 5 * 1024 * 1024;
+/** A bank's text, embedded images (base64) included. */
+export const QUESTION_BANK_MAX_CHARS = 10 * 1024 * 1024;
+
+/**
+ * A Moodle bank's categories: all questions into the questionnaire (`flatten`, the default), or
+ * one new questionnaire per category in the same training (`questionnaires`; questions without a
+ * category go into the questionnaire the import was started from).
+ */
+export const BANK_CATEGORY_MODES = ["flatten", "questionnaires"] as const;
+export type BankCategoryMode = (typeof BANK_CATEGORY_MODES)[number];
 
 export const QuestionBankImportBody = z
   .object({
     format: z.enum(["moodle-xml", "gift"]),
     text: z.string().min(1).max(QUESTION_BANK_MAX_CHARS),
+    categories: z.enum(BANK_CATEGORY_MODES).optional(),
   })
   .strict()
   .meta({ id: "QuestionBankImportBody" });
@@ -238,8 +248,14 @@ export const QuestionBankPreview = z
         hint: z.string().nullable(),
         /** The file had no explanation: one naming the right answers is written. */
         explanation_generated: z.boolean(),
+        /** The picture embedded in the file that becomes the question's media (checked as an upload). */
+        image: z.object({ name: z.string(), type: z.enum(["image", "video"]), size: z.number().int() }).nullable(),
+        /** The source's category ("Hygiene / Händehygiene"), or null. */
+        category: z.string().nullable(),
       }),
     ),
+    /** The categories of the questions that will be imported, in the file's order, with their counts. */
+    categories: z.array(z.object({ name: z.string(), count: z.number().int() })),
     /** What cannot be imported, named with the reason (an unsupported question type, a rule broken …). */
     skipped: z.array(
       z.object({
@@ -258,6 +274,11 @@ export const QuestionBankPreview = z
 export type QuestionBankPreview = z.infer<typeof QuestionBankPreview>;
 
 export const QuestionBankImported = z
-  .object({ questionnaire: AuthoringQuestionnaire, imported: z.number().int() })
+  .object({
+    questionnaire: AuthoringQuestionnaire,
+    imported: z.number().int(),
+    /** With categories=questionnaires: the questionnaires made, one per category, as drafts. */
+    created: z.array(z.object({ id: z.number().int(), name: z.string(), count: z.number().int() })),
+  })
   .meta({ id: "QuestionBankImported" });
 export type QuestionBankImported = z.infer<typeof QuestionBankImported>;

@@ -8,7 +8,14 @@ import {
   plainToHtml,
   tidyText,
 } from "./text";
-import type { ParsedQuestion, QuestionBankProblem, SourcePosition, UnsupportedItem, UnsupportedReason } from "./types";
+import type {
+  EmbeddedImage,
+  ParsedQuestion,
+  QuestionBankProblem,
+  SourcePosition,
+  UnsupportedItem,
+  UnsupportedReason,
+} from "./types";
 
 /*
  * One mapping from a choice question, as both formats describe it (answers with Moodle's
@@ -55,8 +62,8 @@ export interface SourceChoiceQuestion {
   answers: SourceAnswer[];
   generalFeedback: SourceText | null;
   hints: SourceText[];
-  /** Files embedded in the source (Moodle `<file name=…>`), not imported. */
-  embeddedFiles: string[];
+  /** Files embedded in the source (Moodle `<file name=…>`), with their content (base64) where given. */
+  embeddedFiles: { name: string; base64: string | null }[];
 }
 
 export type ChoiceOutcome =
@@ -161,10 +168,16 @@ export function mapChoiceQuestion(src: SourceChoiceQuestion): ChoiceOutcome {
   const shown = [src.text, ...answers.map((a) => a.text)];
   if (shown.some((t) => t.format !== "plain" && hasFormatting(markupOf(t)))) problem("formatting-removed");
   if (src.trueFalse) problem("true-false-labels");
+  const image = pictureOf(src, answers);
   const everything = [src.text, src.generalFeedback, ...src.hints, ...answers.flatMap((a) => [a.text, a.feedback])];
-  const media = new Set(src.embeddedFiles);
+  const media = new Set(src.embeddedFiles.map((f) => f.name));
   for (const t of everything) if (t) for (const m of mediaReferences(markupOf(t))) media.add(m);
-  if (media.size) problem("media-not-imported", [...media].join(", "));
+  if (image) media.delete(image.name);
+  // An image by web address is never fetched: the import reads the file and nothing else.
+  const remote = [...media].filter((m) => /^https?:\/\//i.test(m));
+  const other = [...media].filter((m) => !remote.includes(m));
+  if (remote.length) problem("remote-media-not-fetched", remote.join(", "));
+  if (other.length) problem("media-not-imported", other.join(", "));
 
   return {
     question: {
@@ -175,8 +188,26 @@ export function mapChoiceQuestion(src: SourceChoiceQuestion): ChoiceOutcome {
       explanation: parts.length ? parts.join("\n") : null,
       hint: hints.length ? [...new Set(hints)].join("\n") : null,
       category: src.category,
+      image,
       position: src.position,
     },
     problems,
   };
+}
+
+/**
+ * The question's picture: the first embedded file the question text shows, else the first one
+ * the general or an answer's feedback shows. (CareCampus has one medium per question; answers and
+ * hints show text only.)
+ */
+function pictureOf(src: SourceChoiceQuestion, answers: SourceAnswer[]): EmbeddedImage | null {
+  const files = new Map<string, string>();
+  for (const f of src.embeddedFiles) if (f.base64 && !files.has(f.name)) files.set(f.name, f.base64);
+  const inText = mediaReferences(markupOf(src.text));
+  const inFeedback = [src.generalFeedback, ...answers.map((a) => a.feedback)].flatMap((t) =>
+    t ? mediaReferences(markupOf(t)) : [],
+  );
+  const name = [...inText, ...inFeedback].find((n) => files.has(n));
+  if (!name) return null;
+  return { name, base64: files.get(name) ?? "", shownIn: inText.includes(name) ? "text" : "explanation" };
 }

@@ -62,6 +62,7 @@ describe("GIFT: the fixture file (comments, categories, titles, escapes, feedbac
         "<li><em>30 Sekunden</em>: Richtig.</li></ul>",
       hint: null,
       category: "Hygiene",
+      image: null,
       position: { number: 1, line: lineOf(BANK, "::Einwirkzeit::") },
     });
   });
@@ -169,13 +170,14 @@ describe("GIFT: mapping decisions", () => {
     expect(plain.questions[0]?.explanation).toBe("Ja: 3 &#60; 5.");
   });
 
-  it("reports images in an [html] question as not imported", () => {
+  it("refuses to fetch an image given by address in an [html] question, and says so", () => {
     const r = gift(
       '[html]<p>Welches Zeichen?</p><img src\\="https\\://example.org/brand.png"> {=Rettungsweg ~Sammelplatz}',
     );
     expect(r.problems).toContainEqual(
-      expect.objectContaining({ code: "media-not-imported", detail: "https://example.org/brand.png" }),
+      expect.objectContaining({ code: "remote-media-not-fetched", detail: "https://example.org/brand.png" }),
     );
+    expect(r.questions[0]?.image).toBeNull();
   });
 
   it("starts a question right after a $CATEGORY line without a blank line between", () => {

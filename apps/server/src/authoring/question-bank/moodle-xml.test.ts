@@ -127,6 +127,7 @@ describe("Moodle XML: the fixture export (categories, choice types, unsupported 
         "<p>Die Hände müssen während der gesamten <strong>Einwirkzeit von 30 Sekunden</strong> feucht bleiben.</p>",
       hint: "Schauen Sie auf das Etikett des Desinfektionsmittels.",
       category: "Hygiene / Händehygiene",
+      image: null,
       position: { number: 1, line: lineOf(BANK, "<!-- question: 101") + 1 },
     });
     // Moodle's combined feedback ("Ihre Antwort ist richtig.") is not carried over.
@@ -182,7 +183,7 @@ describe("Moodle XML: the fixture export (categories, choice types, unsupported 
     ]);
   });
 
-  it("reports embedded images as not imported, and a partial-credit answer of a single-choice question as wrong", () => {
+  it("takes the picture the question text shows as the question's image, and a partial-credit answer of a single-choice question as wrong", () => {
     const q = byName(result, "Flächendesinfektion Bild");
     expect(q.text).toBe("Welches Symbol auf dem Etikett zeigt ein VAH-gelistetes Mittel?");
     expect(q.answers).toEqual([
@@ -190,14 +191,15 @@ describe("Moodle XML: the fixture export (categories, choice types, unsupported 
       { text: "Das CE-Zeichen", right: false },
       { text: "Der Blaue Engel", right: false },
     ]);
-    expect(JSON.stringify(q)).not.toContain("iVBORw0KGgo");
+    // The embedded file's bytes, named as the @@PLUGINFILE@@ reference names it (URL-decoded).
+    expect(q.image).toMatchObject({ name: "VAH Siegel.png", shownIn: "text" });
+    expect(
+      Buffer.from(q.image?.base64 ?? "", "base64")
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
     const problems = result.problems.filter((p) => p.name === "Flächendesinfektion Bild");
-    expect(problems).toContainEqual({
-      code: "media-not-imported",
-      position: q.position,
-      name: "Flächendesinfektion Bild",
-      detail: "VAH Siegel.png",
-    });
+    expect(problems.map((p) => p.code)).not.toContain("media-not-imported");
     expect(problems.map((p) => p.code)).toContain("weighted-partial-credit");
   });
 
@@ -322,7 +324,24 @@ describe("Moodle XML: mapping decisions", () => {
           '<generalfeedback format="html"><text><![CDATA[<p>Siehe <img src="https://example.org/plan.png"></p>]]></text></generalfeedback>',
       }),
     );
-    expect(r.problems.find((p) => p.code === "media-not-imported")?.detail).toBe("https://example.org/plan.png, data:");
+    expect(r.problems.find((p) => p.code === "media-not-imported")?.detail).toBe("data:");
+    // Nothing is fetched from elsewhere: an image by address is named with that reason.
+    expect(r.problems.find((p) => p.code === "remote-media-not-fetched")?.detail).toBe("https://example.org/plan.png");
+    expect(r.questions[0]?.image).toBeNull();
+  });
+
+  it("takes a picture the feedback shows when the text shows none; a second picture and answers' pictures are named as not imported", () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString("base64");
+    const file = (name: string) => `<file name="${name}" path="/" encoding="base64">${png}</file>`;
+    const r = one(
+      multichoice({
+        text: `<p>Was ist richtig?</p>`,
+        answers: answer(100, "Ja") + answer(0, "Nein"),
+        extra: `<generalfeedback format="html"><text><![CDATA[<p>So <img src="@@PLUGINFILE@@/a%20b.png"> und <img src="@@PLUGINFILE@@/c.png"></p>]]></text>${file("a b.png")}${file("c.png")}</generalfeedback>`,
+      }),
+    );
+    expect(r.questions[0]?.image).toEqual({ name: "a b.png", base64: png, shownIn: "explanation" });
+    expect(r.problems.find((p) => p.code === "media-not-imported")?.detail).toBe("c.png");
   });
 
   it("accepts an empty quiz as nothing to import", () => {

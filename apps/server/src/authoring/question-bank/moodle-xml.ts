@@ -153,20 +153,28 @@ function isTrue(value: string, fallback: boolean): boolean {
   return fallback;
 }
 
-/** Names of the files embedded anywhere in a question (<file name="…" encoding="base64">). */
-function embeddedFiles(node: XmlNode): string[] {
-  const names: string[] = [];
+/**
+ * The files embedded anywhere in a question (<file name="…" encoding="base64">), with their
+ * content when it is base64 (Moodle writes nothing else).
+ */
+function embeddedFiles(node: XmlNode): { name: string; base64: string | null }[] {
+  const files: { name: string; base64: string | null }[] = [];
   const walk = (n: XmlNode) => {
     for (const [key, value] of Object.entries(n)) {
       if (key.startsWith("@_") || key === "#text" || !Array.isArray(value)) continue;
       for (const child of value as XmlNode[]) {
-        if (key === "file") names.push(attribute(child, "name") || "file");
-        else walk(child);
+        if (key !== "file") {
+          walk(child);
+          continue;
+        }
+        const base64 = attribute(child, "encoding").trim().toLowerCase() === "base64";
+        const content = base64 ? textOf(child).replace(/\s+/g, "") : "";
+        files.push({ name: attribute(child, "name") || "file", base64: content === "" ? null : content });
       }
     }
   };
   walk(node);
-  return names;
+  return files;
 }
 
 function children(node: XmlNode | undefined, name: string): XmlNode[] {

@@ -10,7 +10,7 @@ export const QUESTION_BANK_FORMATS: readonly QuestionBankFormat[] = ["moodle-xml
 /**
  * The largest text read, in characters (UTF-16 code units). A UTF-8 upload of at most this many
  * bytes always fits, so the import endpoint's body limit can be the same number. Moodle exports
- * with embedded images are the large ones; the images are not imported anyway.
+ * with embedded images are the large ones.
  */
 export const MAX_QUESTION_BANK_LENGTH = 10 * 1024 * 1024;
 
@@ -26,6 +26,19 @@ export interface ParsedAnswer {
   /** Plain text. */
   text: string;
   right: boolean;
+}
+
+/**
+ * A picture embedded in the source (Moodle `<file encoding="base64">` shown by `@@PLUGINFILE@@`)
+ * that becomes the question's media: the first one the question text shows, else the first one
+ * the feedback shows. Its bytes are not checked here; the importer checks them as an upload.
+ */
+export interface EmbeddedImage {
+  name: string;
+  /** The file's content, base64 as the source has it. */
+  base64: string;
+  /** Where the source shows it: in the question text, or in the feedback (the explanation here). */
+  shownIn: "text" | "explanation";
 }
 
 /**
@@ -45,6 +58,8 @@ export interface ParsedQuestion {
   hint: string | null;
   /** The source's category path below the course ("Hygiene / Händehygiene"), or null. */
   category: string | null;
+  /** The embedded picture that becomes the question's media, or null. */
+  image: EmbeddedImage | null;
   position: SourcePosition;
 }
 
@@ -97,6 +112,8 @@ export interface UnsupportedItem {
 export type ProblemCode =
   /** Images or other files (embedded `<file>`, `@@PLUGINFILE@@`, `<img>`, …) are not imported; detail: the file names. */
   | "media-not-imported"
+  /** Images given by a web address are not fetched (no download from elsewhere); detail: the addresses. */
+  | "remote-media-not-fetched"
   /** Formatting of the question or answer text (bold, lists, tables, …) was removed: they are plain text here. */
   | "formatting-removed"
   /** Single choice: answers with partial marks (0 < fraction < 100 %) are imported as wrong answers. */
@@ -110,6 +127,7 @@ export type ProblemCode =
 
 export const PROBLEM_CODES: readonly ProblemCode[] = [
   "media-not-imported",
+  "remote-media-not-fetched",
   "formatting-removed",
   "weighted-partial-credit",
   "true-false-labels",

@@ -1,4 +1,9 @@
-import { type AuthoringQuestionnaire, api, type QuestionBankPreview } from "@carecampus/contract";
+import {
+  type AuthoringQuestionnaire,
+  api,
+  type BankCategoryMode,
+  type QuestionBankPreview,
+} from "@carecampus/contract";
 import {
   Alert,
   Badge,
@@ -7,12 +12,13 @@ import {
   Group,
   List,
   Modal,
+  Radio,
   SegmentedControl,
   Stack,
   Text,
   Title,
 } from "@mantine/core";
-import { IconFileImport } from "@tabler/icons-react";
+import { IconFileImport, IconPhoto } from "@tabler/icons-react";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -32,6 +38,7 @@ export function ImportModal({
 }: {
   questionnaireId: number;
   onClose: () => void;
+  /** The questionnaire after the import (new questionnaires of its categories appear in the tree). */
   onImported: (q: AuthoringQuestionnaire) => void;
 }) {
   const { t } = useTranslation();
@@ -39,6 +46,7 @@ export function ImportModal({
   const [format, setFormat] = useState<Format>("moodle-xml");
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [preview, setPreview] = useState<QuestionBankPreview | null>(null);
+  const [categories, setCategories] = useState<BankCategoryMode>("flatten");
   const read = useMutation({
     mutationFn: (body: { format: Format; text: string }) =>
       call(api.authoringBankPreview, { params: { id: questionnaireId }, body }),
@@ -47,12 +55,16 @@ export function ImportModal({
     onError: () => setPreview(null),
   });
   const importing = useMutation({
-    mutationFn: (body: { format: Format; text: string }) =>
+    mutationFn: (body: { format: Format; text: string; categories: BankCategoryMode }) =>
       call(api.authoringBankImport, { params: { id: questionnaireId }, body }),
     // A failure: the client showed the error.
     onSuccess: (res) => {
       onImported(res.questionnaire);
-      showSuccess(t("authoring.import.done", { count: res.imported }));
+      showSuccess(
+        res.created.length > 0
+          ? t("authoring.import.doneCreated", { count: res.imported, questionnaires: res.created.length })
+          : t("authoring.import.done", { count: res.imported }),
+      );
       onClose();
     },
   });
@@ -105,6 +117,19 @@ export function ImportModal({
                   <Badge size="xs" variant="default" style={{ textTransform: "none" }}>
                     {q.type === "multiple" ? t("quiz.multiple") : t("quiz.single")}
                   </Badge>
+                  {q.image && (
+                    <>
+                      {" "}
+                      <Badge
+                        size="xs"
+                        variant="default"
+                        leftSection={<IconPhoto size={12} aria-hidden />}
+                        style={{ textTransform: "none" }}
+                      >
+                        {t("authoring.import.image", { name: q.image.name })}
+                      </Badge>
+                    </>
+                  )}
                 </List.Item>
               ))}
             </List>
@@ -123,18 +148,58 @@ export function ImportModal({
                             // The type in words ("Kurzantwort"); an id no list names, as the file has it.
                             type: t(`authoring.import.types.${s.source_type}`, { defaultValue: s.source_type }),
                           })
-                        : t(`authoring.import.reasons.${s.reason}`, { defaultValue: s.detail ?? s.reason })}
+                        : t(`authoring.import.reasons.${s.reason}`, {
+                            defaultValue: s.detail ?? s.reason,
+                            detail: s.detail ?? "",
+                          })}
                     </List.Item>
                   ))}
                 </List>
               </Alert>
+            )}
+            {preview.notes.length > 0 && (
+              <Alert color="blue" variant="light" title={t("authoring.import.notesTitle")} data-testid="import-notes">
+                <List size="sm" spacing={4}>
+                  {preview.notes.map((n) => (
+                    <List.Item key={`${n.code}-${n.number}-${n.detail}`}>
+                      {n.number !== null && `${t("authoring.import.noteQuestion", { number: n.number })}: `}
+                      {t(`authoring.import.notes.${n.code}`, { defaultValue: n.code, detail: n.detail ?? "" })}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            {preview.categories.length > 1 && (
+              <Radio.Group
+                label={t("authoring.import.categories.label")}
+                description={t("authoring.import.categories.help", {
+                  names: preview.categories.map((c) => c.name).join(", "),
+                })}
+                value={categories}
+                onChange={(v) => setCategories(v === "questionnaires" ? "questionnaires" : "flatten")}
+              >
+                <Stack gap={6} mt={6}>
+                  <Radio value="flatten" label={t("authoring.import.categories.flatten")} />
+                  <Radio
+                    value="questionnaires"
+                    label={t("authoring.import.categories.questionnaires", { count: preview.categories.length })}
+                  />
+                </Stack>
+              </Radio.Group>
             )}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 {t("common.cancel")}
               </Button>
               <Button
-                onClick={() => file && importing.mutate({ format, text: file.text })}
+                onClick={() =>
+                  file &&
+                  importing.mutate({
+                    format,
+                    text: file.text,
+                    categories: preview.categories.length > 1 ? categories : "flatten",
+                  })
+                }
                 loading={busy}
                 disabled={preview.questions.length === 0}
               >
