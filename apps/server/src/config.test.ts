@@ -14,6 +14,19 @@ describe("configuration", () => {
     expect(config.settings["time-zone"]).toBe("America/New_York");
   });
 
+  it("takes CONTENT_LANGUAGES as the translation languages, the interface languages unless set", () => {
+    expect(loadConfig({}).contentLanguages).toEqual([]);
+    expect(loadConfig({ MULTI_LANGUAGE: "de,en,fr" }).contentLanguages).toEqual(["en", "fr"]);
+    expect(loadConfig({ MULTI_LANGUAGE: "de,en", CONTENT_LANGUAGES: "en,tr,pl,ar" }).contentLanguages).toEqual([
+      "en",
+      "tr",
+      "pl",
+      "ar",
+    ]);
+    expect(() => loadConfig({ CONTENT_LANGUAGES: "en,türkisch" })).toThrow(ConfigError);
+    expect(() => loadConfig({ CONTENT_LANGUAGES: "en,türkisch" })).toThrow(/CONTENT_LANGUAGES/);
+  });
+
   it("creates demo data on PGlite unless DEMO_DATA=false, on PostgreSQL only with DEMO_DATA=true", () => {
     expect(loadConfig({}).demoData).toBe(true);
     expect(loadConfig({ DEMO_DATA: "" }).demoData).toBe(true);

@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   DEFAULT_RETENTION_YEARS,
   MIN_TOKEN_LIFETIME_SECONDS,
+  parseContentLanguages,
   parseSettings,
   SETTING_NAMES,
   type Settings,
@@ -96,6 +97,8 @@ const EnvSchema = z.object({
   ),
   /** 0: no quota. */
   MEDIA_QUOTA_MB: z.coerce.number().int().min(0).default(10_240),
+  /** The content languages translations may be written in (issue 31); default: the UI languages. */
+  CONTENT_LANGUAGES: z.string().optional(),
   SESSION_MAX_HOURS: z.coerce
     .number()
     .positive()
@@ -235,6 +238,12 @@ export interface Config {
   retentionYears: number;
   webDist: string;
   /**
+   * CONTENT_LANGUAGES (default: the interface languages of multi-language): the languages questions
+   * may be translated into, German (the binding original) not among them. Any ISO 639 code, also
+   * one the interface does not speak (tr, pl, uk, ar).
+   */
+  contentLanguages: string[];
+  /**
    * TIME_ZONE (default Europe/Berlin): the zone every calendar day is counted in, never the
    * process's TZ (ARCHITECTURE decision 16). Also served to the browser as a runtime setting.
    */
@@ -318,6 +327,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = issues.map((i) => `  ${settingEnvName(i.path[0] as never)}: ${i.message}`);
     throw new ConfigError(`Invalid setting:\n${lines.join("\n")}`);
   }
+  let contentLanguages: string[];
+  try {
+    contentLanguages = parseContentLanguages(e.CONTENT_LANGUAGES ?? settings["multi-language"].join(","));
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  CONTENT_LANGUAGES: ${(err as Error).message}`);
+  }
   const partnerCalls = {
     timeoutMs: e.EXTERNAL_COURSES_TIMEOUT_MS,
     retries: e.EXTERNAL_COURSES_RETRIES,
@@ -365,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     retentionYears: e.RETENTION_YEARS,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
+    contentLanguages,
     timeZone: settings["time-zone"],
     settings,
     partner: e.EXTERNAL_COURSES_URL

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import { ContentError, loadPackage } from "../src/content/package";
 import { importPackage } from "../src/content/service";
 import type { Db } from "../src/db/client";
-import { questionnaires, trainings } from "../src/db/schema";
+import { answers, questionnaires, trainings } from "../src/db/schema";
 
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="30" fill="#0f766e"/></svg>';
@@ -152,4 +153,36 @@ export async function importFixture(db: Db): Promise<FixtureIds> {
     qn1: qns.find((q) => q.key === "1")?.id ?? 0,
     qn2: qns.find((q) => q.key === "2")?.id ?? 0,
   };
+}
+
+/**
+ * Answers every open question of a questionnaire of the fixture's training right, as `token`'s
+ * learner (questionnaires are learnt in order: the earlier ones first).
+ */
+export async function passQuestionnaire(
+  ctx: { app: FastifyInstance; deps: { database: { db: Db } } },
+  ids: FixtureIds,
+  token: string,
+  qn: number,
+): Promise<void> {
+  const path = `/api/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires/${qn}/questions`;
+  const headers = { authorization: `Bearer ${token}` };
+  for (let i = 0; i < 30; i++) {
+    const res = await ctx.app.inject({ method: "GET", url: path, headers });
+    if (res.statusCode !== 200) throw new Error(`next question: ${res.statusCode} ${res.body}`);
+    const q = res.json().question;
+    if (!q) return;
+    const right = await ctx.deps.database.db
+      .select({ id: answers.id })
+      .from(answers)
+      .where(and(eq(answers.questionId, q.id), eq(answers.correct, true), eq(answers.retired, false)));
+    const a = await ctx.app.inject({
+      method: "POST",
+      url: `${path}/${q.id}/answers`,
+      headers,
+      payload: right.map((r) => r.id),
+    });
+    if (a.statusCode !== 200) throw new Error(`answer: ${a.statusCode} ${a.body}`);
+  }
+  throw new Error("the questionnaire never finished");
 }

@@ -32,6 +32,8 @@ export const apiTable = {
   authoringBankPreview: { method: "POST", path: "/authoring/questionnaires/:id/import/preview" },
   authoringBankImport: { method: "POST", path: "/authoring/questionnaires/:id/import" },
   authoringQuestionSave: { method: "PUT", path: "/authoring/questions/:id" },
+  authoringQuestionTranslations: { method: "GET", path: "/authoring/questions/:id/translations" },
+  authoringQuestionTranslationSave: { method: "PUT", path: "/authoring/questions/:id/translations/:lang" },
   authoringQuestionDelete: { method: "DELETE", path: "/authoring/questions/:id" },
   authoringMediaUpload: { method: "POST", path: "/authoring/media" },
   authoringTopicCreate: { method: "POST", path: "/authoring/topics" },

@@ -21,6 +21,7 @@ export * from "./rules/privacy";
 export * from "./rules/search";
 export * from "./rules/session";
 export * from "./rules/text";
+export * from "./rules/translations";
 export * from "./rules/user-form";
 export * from "./rules/verification-code";
 export * from "./schemas/admin";

@@ -1,11 +1,11 @@
 import { ErrorCode } from "@carecampus/contract";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureIds, importFixture, writeFixture } from "../../test/content-fixture";
+import { type FixtureIds, importFixture, passQuestionnaire, writeFixture } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, createUser, login, PNG_1X1, type TestContext } from "../../test/helpers";
 import { loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
-import { answers, certificates } from "../db/schema";
+import { certificates } from "../db/schema";
 
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
@@ -43,26 +43,7 @@ const question = (over: Record<string, unknown> = {}) => ({
 const learning = () => `/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires`;
 
 /** Answers every open question of a questionnaire right. */
-async function pass(token: string, qn: number) {
-  for (let i = 0; i < 30; i++) {
-    const res = await call(token, "GET", `${learning()}/${qn}/questions`);
-    expect(res.statusCode).toBe(200);
-    const q = res.json().question;
-    if (!q) return;
-    const right = await ctx.deps.database.db
-      .select({ id: answers.id })
-      .from(answers)
-      .where(and(eq(answers.questionId, q.id), eq(answers.correct, true), eq(answers.retired, false)));
-    const a = await call(
-      token,
-      "POST",
-      `${learning()}/${qn}/questions/${q.id}/answers`,
-      right.map((r) => r.id),
-    );
-    expect(a.statusCode).toBe(200);
-  }
-  throw new Error("never finished");
-}
+const pass = (token: string, qn: number) => passQuestionnaire(ctx, ids, token, qn);
 
 let facilityQn = 0;
 

@@ -19,6 +19,7 @@ import {
   saveTopic,
   saveTraining,
 } from "./service";
+import { questionTranslationsFor, saveQuestionTranslation } from "./translations";
 
 /** Authoring (issue 16): questionnaires, questions, topics and trainings written in the app. */
 export async function authoringRoutes(app: FastifyInstance): Promise<void> {
@@ -44,6 +45,19 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
   );
   route(app, endpoints.authoringQuestionSave, user, (request) =>
     saveExistingQuestion(clock(), actorOf(request), request.params.id, request.body),
+  );
+  route(app, endpoints.authoringQuestionTranslations, user, (request) =>
+    questionTranslationsFor(clock(), actorOf(request), request.params.id, app.deps.config.contentLanguages),
+  );
+  route(app, endpoints.authoringQuestionTranslationSave, user, (request) =>
+    saveQuestionTranslation(
+      clock(),
+      actorOf(request),
+      request.params.id,
+      request.params.lang,
+      request.body,
+      app.deps.config.contentLanguages,
+    ),
   );
   route(app, endpoints.authoringQuestionDelete, user, (request) =>
     deleteQuestion(clock(), actorOf(request), request.params.id),

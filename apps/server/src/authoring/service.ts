@@ -64,12 +64,12 @@ function assertRead(actor: Actor, q: { facilityId: number | null }): void {
   assertMay(actor, "authoring.read", ownedBy(q.facilityId));
 }
 
-function assertEdit(actor: Actor, q: { facilityId: number | null }): void {
+export function assertEdit(actor: Actor, q: { facilityId: number | null }): void {
   assertRead(actor, q);
   assertMayEditContent(actor, "questionnaire", q.facilityId);
 }
 
-async function loadQuestionnaire(db: Db | Tx, id: number): Promise<QuestionnaireRow> {
+export async function loadQuestionnaire(db: Db | Tx, id: number): Promise<QuestionnaireRow> {
   const [row] = await db
     .select({
       q: questionnaires,
@@ -330,7 +330,7 @@ type AuthoringAudit<T> = (
  * Runs a write on a questionnaire the actor may edit, in one transaction with a new content
  * generation and its audit entry (decision 21), in the questionnaire's facility (null: common).
  */
-async function write<T>(
+export async function write<T>(
   clock: DbClock,
   actor: Actor,
   id: number,
@@ -572,7 +572,10 @@ async function appendQuestions(
   return ids;
 }
 
-async function questionnaireOf(db: Db | Tx, questionId: number): Promise<{ questionnaireId: number; key: string }> {
+export async function questionnaireOf(
+  db: Db | Tx,
+  questionId: number,
+): Promise<{ questionnaireId: number; key: string }> {
   const [row] = await db
     .select({ questionnaireId: questions.questionnaireId, key: questions.key })
     .from(questions)

@@ -360,6 +360,33 @@ export const quizAttempts = pgTable(
  * practice and the chosen answers): the same key with another request is refused. The limits job
  * deletes rows after ANSWER_KEY_DAYS.
  */
+/**
+ * A question's translation into a content language (issue 31), kept beside the German original,
+ * which stays binding: the text, every live answer's text by answer id, the explanation and the
+ * hint, with a status (draft, machine, reviewed, published) and the hash of the German fields it
+ * translates (content/translations.ts): when the German changes, the translation is outdated.
+ */
+export const questionTranslations = pgTable(
+  "question_translations",
+  {
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => questions.id, { onDelete: "cascade" }),
+    lang: text("lang").notNull(),
+    text: text("text").notNull(),
+    /** Every answer of the question it was written for: [{ id, text }]. */
+    answers: jsonb("answers").$type<{ id: number; text: string }[]>().notNull(),
+    /** Sanitised HTML. */
+    explanation: text("explanation").notNull(),
+    hint: text("hint"),
+    status: text("status").notNull(),
+    sourceHash: text("source_hash").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [primaryKey({ columns: [t.questionId, t.lang] })],
+);
+
 export const answerRequests = pgTable(
   "answer_requests",
   {

@@ -48,7 +48,8 @@ export function replayedAnswer(kept: KeptAnswer, request: string): AnswerResult 
   if (kept.request !== request) {
     throw new AppError(ErrorCode.conflict, "This Idempotency-Key was sent with another answer: use a new key");
   }
-  return kept.response;
+  // An answer kept before answers named their language was one in German.
+  return { ...kept.response, lang: kept.response.lang ?? "de" };
 }
 
 /** Keeps the answer for the learner's key, in the transaction that recorded it. */

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
+import { type QuestionInLanguage, sourceHash, usableTranslation } from "../content/translations";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
 import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
-import { answers, media, questionnaires, questions, topics, trainings } from "../db/schema";
+import { answers, media, questionnaires, questions, questionTranslations, topics, trainings } from "../db/schema";
 import { CONTENT_WRITTEN } from "../db/transaction";
 
 /*
@@ -36,6 +37,11 @@ export interface CachedQuestion {
   retired: boolean;
   /** Live answers in their stored order. */
   answers: { id: number; text: string; correct: boolean }[];
+  /**
+   * The translations a learner may be shown, by language (content/translations.ts): published,
+   * written for the German as it is now, covering every answer.
+   */
+  translations: Map<string, QuestionInLanguage>;
 }
 
 export interface CachedTraining {
@@ -165,11 +171,27 @@ async function read(db: Db | Tx, generation: string): Promise<ContentView> {
     list.push({ id: a.id, text: a.text, correct: a.correct });
     byQuestion.set(a.questionId, list);
   }
+  const translationRows = await db
+    .select()
+    .from(questionTranslations)
+    .where(eq(questionTranslations.status, "published"));
+  const translationsOf = new Map<number, (typeof translationRows)[number][]>();
+  for (const t of translationRows) translationsOf.set(t.questionId, [...(translationsOf.get(t.questionId) ?? []), t]);
   const questionMap = new Map<number, CachedQuestion>();
   const questionIds = new Map<number, number[]>();
   const liveByKey = new Map<string, number>();
   for (const { position: _position, ...q } of questionRows) {
-    questionMap.set(q.id, { ...q, answers: byQuestion.get(q.id) ?? [] });
+    const german = { ...q, answers: byQuestion.get(q.id) ?? [] };
+    const translations = new Map<string, QuestionInLanguage>();
+    const written = translationsOf.get(q.id);
+    if (written) {
+      const hash = sourceHash(german);
+      for (const t of written) {
+        const usable = usableTranslation(german, hash, t);
+        if (usable) translations.set(t.lang, usable);
+      }
+    }
+    questionMap.set(q.id, { ...german, translations });
     if (q.retired) continue;
     liveByKey.set(`${q.questionnaireId}:${q.key}`, q.id);
     const list = questionIds.get(q.questionnaireId) ?? [];

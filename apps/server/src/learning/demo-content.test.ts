@@ -74,6 +74,7 @@ describe("the demo content package", () => {
               "explanation",
               "hint",
               "id",
+              "lang",
               "media",
               "round",
               "text",

@@ -291,6 +291,7 @@ describe("quiz rounds", () => {
       "explanation",
       "hint",
       "id",
+      "lang",
       "media",
       "round",
       "text",

@@ -8,6 +8,7 @@ import {
   type NextQuestion,
   QuizFinishedKey,
   QuizFinishedLinkKey,
+  SOURCE_LANGUAGE,
 } from "@carecampus/contract";
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../access/policy";
@@ -17,7 +18,7 @@ import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
 import { answerRequestHash, keepAnswer, replayedAnswer } from "./answer-keys";
-import { type ContentView, contentView, liveVersion } from "./content-cache";
+import { type CachedQuestion, type ContentView, contentView, liveVersion } from "./content-cache";
 import {
   type AttemptRow,
   askableQuestion,
@@ -126,6 +127,21 @@ function quizCycle(loc: Located, allowAgain: boolean, practice: boolean): number
 }
 
 /** The next open question of the current round, with nothing that reveals the right answers. */
+/**
+ * The question in the content language asked for: its published, current translation of the whole
+ * question (content/translations.ts), else the German original — never a mix.
+ */
+function inLanguage(q: CachedQuestion, lang: string) {
+  const t = lang === SOURCE_LANGUAGE ? undefined : q.translations.get(lang);
+  return {
+    lang: t ? lang : SOURCE_LANGUAGE,
+    text: t?.text ?? q.text,
+    answer: (a: { id: number; text: string }) => t?.answers.get(a.id) ?? a.text,
+    explanation: t?.explanation ?? q.explanation,
+    hint: t ? t.hint : q.hint,
+  };
+}
+
 export async function nextQuestion(
   db: Db,
   userId: number,
@@ -134,6 +150,8 @@ export async function nextQuestion(
   zone: string,
   allowAgain: boolean,
   practice = false,
+  /** The content language wanted (QuizQuery.lang). */
+  lang: string = SOURCE_LANGUAGE,
 ): Promise<NextQuestion> {
   const snapshot = await loadSnapshot(db, userId, now, zone, { attemptsOf: path.questionnaireId });
   const { view } = snapshot.content;
@@ -167,17 +185,19 @@ export async function nextQuestion(
   const questionId = state.pending[0];
   if (questionId === undefined) return { question: null, count, total };
   const q = view.questions.get(questionId);
-  const answerRows = (q?.answers ?? []).map((a) => ({
+  if (!q) return { question: null, count, total };
+  const shown = inLanguage(q, lang);
+  const answerRows = q.answers.map((a) => ({
     id: a.id,
-    text: a.text,
+    text: shown.answer(a),
     key: order(userId, questionId, state.round, a.id),
   }));
   answerRows.sort((a, b) => a.key.localeCompare(b.key));
-  if (!q) return { question: null, count, total };
   return {
     question: {
       id: q.id,
-      text: q.text,
+      text: shown.text,
+      lang: shown.lang,
       type: q.type === "multiple" ? "multiple" : "single",
       answers: answerRows.map(({ id, text }) => ({ id, text })),
       media: null,
@@ -219,6 +239,8 @@ export async function submitAnswer(
   practice = false,
   /** The request's Idempotency-Key (answer-keys.ts), when it sent one. */
   idempotencyKey?: string,
+  /** The content language of the explanation and hint (QuizQuery.lang). */
+  lang: string = SOURCE_LANGUAGE,
 ): Promise<AnswerResult> {
   const userId = learner.id;
   const view = await contentView(db);
@@ -323,11 +345,13 @@ export async function submitAnswer(
     const practiceCount = practice
       ? roundState(userId, practiceCycle(after.training), after.questionnaire.id, view, current.attempts).correct.size
       : undefined;
+    const shown = inLanguage(question, lang);
     return {
       answers_correct: rightIds,
       is_correct: isCorrect,
-      explanation: question.explanation,
-      hint: question.hint,
+      explanation: shown.explanation,
+      hint: shown.hint,
+      lang: shown.lang,
       media:
         question.mediaId && (question.mediaKind === "image" || question.mediaKind === "video")
           ? { type: question.mediaKind, id: question.mediaId }

@@ -1,4 +1,4 @@
-import { ErrorCode, endpoints, IDEMPOTENCY_KEY_HEADER } from "@carecampus/contract";
+import { ErrorCode, endpoints, IDEMPOTENCY_KEY_HEADER, SOURCE_LANGUAGE } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { mayEditQuestionnaire } from "../access/policy";
 import { dbClock } from "../deps";
@@ -15,6 +15,11 @@ const learner = authenticate({ admit: "learning.take" });
 export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.deps.database;
   const allowAgain = () => app.deps.config.settings["allow-make-questionnaires-again"];
+  /** The content language a quiz request asks for (its lang, else the learner's interface language); German outside CONTENT_LANGUAGES. */
+  const contentLanguage = (asked: string | undefined, actor: { language: string }) => {
+    const lang = asked ?? actor.language;
+    return app.deps.config.contentLanguages.includes(lang) ? lang : SOURCE_LANGUAGE;
+  };
   const zone = app.deps.config.timeZone;
 
   route(
@@ -81,6 +86,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         zone,
         allowAgain(),
         request.query.practice === "true",
+        contentLanguage(request.query.lang, actorOf(request)),
       ),
   );
 
@@ -106,6 +112,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         allowAgain(),
         request.query.practice === "true",
         request.headers[IDEMPOTENCY_KEY_HEADER],
+        contentLanguage(request.query.lang, actorOf(request)),
       ),
   );
 

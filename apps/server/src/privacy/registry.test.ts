@@ -22,6 +22,7 @@ const FREE_TEXT =
 /** Columns the patterns above match that hold no personal data, each with the reason. */
 const NOT_PERSONAL: Record<string, string> = {
   "facilities.name": "A facility's name, not a person's.",
+  "question_translations.text": "A question's text in a content language: course content, about nobody.",
   "roles.name": "A role's name (employee, administrator, …).",
   "activities.name": "The name of an area of focus from a reference list.",
   "qualifications.name": "The name of a job qualification from a reference list.",

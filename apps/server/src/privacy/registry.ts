@@ -24,6 +24,7 @@ import {
   partnerCertificates,
   preferences,
   questionContentFlags,
+  questionTranslations,
   quizAttempts,
   rateLimits,
   trainingMatrices,
@@ -451,6 +452,12 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
         },
       },
     ],
+  },
+  {
+    table: questionTranslations,
+    purpose: "A question's translation into a content language, and who last wrote it.",
+    personal: [{ column: questionTranslations.updatedBy, holds: "user-id" }],
+    links: [actorLink(questionTranslations.updatedBy, "Who last wrote a question's translation")],
   },
   {
     table: trainingMatrices,

@@ -11,8 +11,8 @@ export const learningKeys = {
   topics: ["learning", "topics"] as const,
   topic: (id: number) => ["learning", "topic", id] as const,
   training: (topic: number, training: number) => ["learning", "training", topic, training] as const,
-  question: (topic: number, training: number, q: number, practice: boolean) =>
-    ["learning", "question", topic, training, q, practice] as const,
+  question: (topic: number, training: number, q: number, practice: boolean, lang?: string) =>
+    ["learning", "question", topic, training, q, practice, lang ?? ""] as const,
   progress: (userId: number) => ["learning", "progress", userId] as const,
 };
 

@@ -10,6 +10,9 @@ import {
   QuestionnaireCreate,
   QuestionnairePatch,
   QuestionSaved,
+  QuestionTranslationParams,
+  QuestionTranslations,
+  QuestionTranslationWrite,
   TopicWrite,
   TrainingWrite,
 } from "../schemas/authoring";
@@ -109,6 +112,27 @@ export const authoringEndpoints = {
     tags: ["authoring"],
     description:
       "Saves a question. When learners answered it and its text, type or answers change, a new version is written: past answers keep their meaning, a right answer to the earlier version still counts (nobody is reset), a learner in the middle of the questionnaire is asked the new version of the questions not yet answered right, and an answer sent for the replaced version is refused with 1007. The explanation is stored sanitised.",
+  },
+  authoringQuestionTranslations: {
+    method: "GET",
+    path: "/authoring/questions/:id/translations",
+    params: IdParams,
+    response: QuestionTranslations,
+    errors: AUTHED,
+    tags: ["authoring"],
+    description:
+      "A question's translations into the content languages (CONTENT_LANGUAGES), each with its status and whether it is outdated (the German text changed since). For those who may edit the question.",
+  },
+  authoringQuestionTranslationSave: {
+    method: "PUT",
+    path: "/authoring/questions/:id/translations/:lang",
+    params: QuestionTranslationParams,
+    body: QuestionTranslationWrite,
+    response: QuestionTranslations,
+    errors: WRITES,
+    tags: ["authoring"],
+    description:
+      "Writes a question's translation into a content language: the text, every live answer by its id, the explanation (stored sanitised), the hint and the status. It translates the German text as it is now; learners see it once it is published, for as long as the German does not change. A language that is not a content language, or answers that are not exactly the question's, are 400.",
   },
   authoringQuestionDelete: {
     method: "DELETE",

@@ -6,6 +6,7 @@ import {
   QUESTION_TYPES,
   questionProblems,
 } from "../rules/content";
+import { CONTENT_LANGUAGE_PATTERN, TRANSLATION_STATUSES } from "../rules/translations";
 import { BodyId, Id, RequiredText, Str, Text } from "./common";
 
 /*
@@ -282,3 +283,53 @@ export const QuestionBankImported = z
   })
   .meta({ id: "QuestionBankImported" });
 export type QuestionBankImported = z.infer<typeof QuestionBankImported>;
+
+/* ---------- translations beside the German original (issue 31) ---------- */
+
+const LanguageCode = z.string().regex(CONTENT_LANGUAGE_PATTERN, "a language code such as en, tr, pl");
+
+export const QuestionTranslationParams = z.object({ id: Id, lang: LanguageCode }).strict();
+
+/**
+ * A question's translation into one content language: the text, every live answer of the question
+ * by its id (all of them), the explanation (HTML, stored sanitised) and the hint, with its status.
+ */
+export const QuestionTranslationWrite = z
+  .object({
+    text: RequiredText(L.questionText),
+    answers: z
+      .array(z.object({ id: BodyId, text: RequiredText(L.answerText) }).strict())
+      .min(L.answersMin)
+      .max(L.answersMax),
+    explanation: RequiredText(L.explanation),
+    hint: Text(L.hint).nullable(),
+    status: z.enum(TRANSLATION_STATUSES),
+  })
+  .strict()
+  .meta({ id: "QuestionTranslationWrite" });
+export type QuestionTranslationWrite = z.infer<typeof QuestionTranslationWrite>;
+
+export const QuestionTranslation = z
+  .object({
+    lang: z.string(),
+    status: z.enum(TRANSLATION_STATUSES),
+    /** The German text changed since (or an answer was added or removed): learners get German. */
+    outdated: z.boolean(),
+    text: z.string(),
+    answers: z.array(z.object({ id: z.number().int(), text: z.string() })),
+    explanation: z.string(),
+    hint: z.string().nullable(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "QuestionTranslation" });
+export type QuestionTranslation = z.infer<typeof QuestionTranslation>;
+
+export const QuestionTranslations = z
+  .object({
+    question_id: z.number().int(),
+    /** The installation's content languages (CONTENT_LANGUAGES), German (the source) not among them. */
+    content_languages: z.array(z.string()),
+    translations: z.array(QuestionTranslation),
+  })
+  .meta({ id: "QuestionTranslations" });
+export type QuestionTranslations = z.infer<typeof QuestionTranslations>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { QuizFinishedKey, QuizFinishedLinkKey } from "../messages";
 import { REVOCATION_REASONS } from "../rules/certificate-status";
+import { CONTENT_LANGUAGE_PATTERN } from "../rules/translations";
 import { BodyId, Id } from "./common";
 
 const values = <T extends Record<string, string>>(o: T) => Object.values(o) as [T[keyof T], ...T[keyof T][]];
@@ -117,6 +118,8 @@ export const Question = z
     round: z.number().int(),
     count: z.number().int(),
     total: z.number().int(),
+    /** The language of the text and the answers: a published translation's, else "de" (the original). */
+    lang: z.string(),
   })
   .meta({ id: "Question" });
 export type Question = z.infer<typeof Question>;
@@ -175,12 +178,24 @@ export const AnswerResult = z
     total: z.number().int(),
     /** The learner's own help request about this question and the replies they got. */
     help: OwnHelp,
+    /** The language of the explanation and the hint (as the question's). */
+    lang: z.string(),
   })
   .meta({ id: "AnswerResult" });
 export type AnswerResult = z.infer<typeof AnswerResult>;
 
-/** ?practice=true: repeat a finished questionnaire without touching counts or certificates. */
-export const PracticeQuery = z.object({ practice: z.enum(["true", "false"]).optional() }).strict();
+/**
+ * The quiz's query: `practice=true` repeats a finished questionnaire without touching counts or
+ * certificates; `lang`, the content language wanted (issue 31) — a published,
+ * current translation of the whole question in it, else the German original; `de` asks for the
+ * original. Without it, the learner's interface language.
+ */
+export const QuizQuery = z
+  .object({
+    practice: z.enum(["true", "false"]).optional(),
+    lang: z.string().regex(CONTENT_LANGUAGE_PATTERN, "a language code such as de, en, tr").optional(),
+  })
+  .strict();
 
 export const TopicParams = z.object({ id: Id }).strict();
 export const TrainingParams = z.object({ topic: Id, training: Id }).strict();

@@ -1,4 +1,4 @@
-import { type AnswerResult, api, type Question } from "@carecampus/contract";
+import { type AnswerResult, api, isRightToLeft, type Question } from "@carecampus/contract";
 import { Alert, Box, Button, Checkbox, Group, Paper, Radio, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
@@ -52,6 +52,8 @@ export interface QuestionCardProps {
   canSend: boolean;
   sending: boolean;
   focusTarget?: FocusTarget;
+  /** "Original anzeigen": shown under the question when it comes translated or as the original asked for. */
+  languageSwitch?: ReactNode;
 }
 
 /** The screen's action: on phones a bar at the bottom of the viewport, in the thumb's reach. */
@@ -73,6 +75,7 @@ export function QuestionCard({
   canSend,
   sending,
   focusTarget,
+  languageSwitch,
 }: QuestionCardProps) {
   const { t } = useTranslation();
   const submit = (e: FormEvent) => {
@@ -101,11 +104,14 @@ export function QuestionCard({
   return (
     <Paper component="form" onSubmit={submit} withBorder p={{ base: "md", sm: "lg" }}>
       <QuestionHeader question={question} />
+      {languageSwitch}
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md" gap="sm">
         <Title
           order={2}
           fz={{ base: "h4", sm: "h3" }}
           data-testid="question-text"
+          lang={question.lang}
+          dir={isRightToLeft(question.lang) ? "rtl" : undefined}
           tabIndex={-1}
           ref={focusTarget}
           className={classes.focusTitle}
@@ -121,23 +127,25 @@ export function QuestionCard({
           ]}
         />
       </Group>
-      {question.type === "single" ? (
-        <Radio.Group
-          value={selected[0] ? String(selected[0]) : null}
-          onChange={(v) => onSelect([Number(v)])}
-          aria-label={question.text}
-        >
-          {cards}
-        </Radio.Group>
-      ) : (
-        <Checkbox.Group
-          value={selected.map(String)}
-          onChange={(v) => onSelect(v.map(Number))}
-          aria-label={question.text}
-        >
-          {cards}
-        </Checkbox.Group>
-      )}
+      <div lang={question.lang} dir={isRightToLeft(question.lang) ? "rtl" : undefined}>
+        {question.type === "single" ? (
+          <Radio.Group
+            value={selected[0] ? String(selected[0]) : null}
+            onChange={(v) => onSelect([Number(v)])}
+            aria-label={question.text}
+          >
+            {cards}
+          </Radio.Group>
+        ) : (
+          <Checkbox.Group
+            value={selected.map(String)}
+            onChange={(v) => onSelect(v.map(Number))}
+            aria-label={question.text}
+          >
+            {cards}
+          </Checkbox.Group>
+        )}
+      </div>
       <ActionBar>
         <Button type="submit" size="md" disabled={!canSend} loading={sending}>
           {t("quiz.continue")}
@@ -150,7 +158,8 @@ export function QuestionCard({
 export type ShownResult = Pick<
   AnswerResult,
   "answers_correct" | "is_correct" | "explanation" | "hint" | "media" | "finished"
->;
+> &
+  Partial<Pick<AnswerResult, "lang">>;
 
 type Mark = "chosenRight" | "chosenWrong" | "missed" | "right";
 
@@ -290,7 +299,9 @@ export function ExplanationCard({
           ]}
         />
       </Group>
-      <SafeHtml html={result.explanation} />
+      <div lang={result.lang} dir={result.lang && isRightToLeft(result.lang) ? "rtl" : undefined}>
+        <SafeHtml html={result.explanation} />
+      </div>
       {children}
       <ActionBar>
         <Button size="md" onClick={onGoOn}>

@@ -18,6 +18,7 @@ const question: Question = {
   round: 1,
   count: 0,
   total: 3,
+  lang: "de",
 };
 
 function answer(right: boolean, finished: AnswerResult["finished"] = null): AnswerResult {
@@ -27,6 +28,7 @@ function answer(right: boolean, finished: AnswerResult["finished"] = null): Answ
     explanation: "<p>30 Sekunden.</p>",
     hint: null,
     media: null,
+    lang: "de",
     topic: {
       id: 1,
       name: "Hygiene",

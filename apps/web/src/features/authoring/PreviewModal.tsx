@@ -1,4 +1,4 @@
-import { type AuthoringQuestionnaire, type Question, QuizFinishedKey } from "@carecampus/contract";
+import { type AuthoringQuestionnaire, type Question, QuizFinishedKey, SOURCE_LANGUAGE } from "@carecampus/contract";
 import { Button, Modal, Paper, Progress, SegmentedControl, Stack, Text, Title } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { useCallback, useMemo, useState } from "react";
@@ -49,6 +49,7 @@ export function PreviewModal({
         round: 1,
         count: 0,
         total,
+        lang: SOURCE_LANGUAGE,
       })),
     [questionnaire, total],
   );

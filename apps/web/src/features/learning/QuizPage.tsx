@@ -1,4 +1,4 @@
-import { api, IDEMPOTENCY_KEY_HEADER, type Questionnaire } from "@carecampus/contract";
+import { api, IDEMPOTENCY_KEY_HEADER, type Questionnaire, SOURCE_LANGUAGE } from "@carecampus/contract";
 import {
   Alert,
   Badge,
@@ -13,7 +13,7 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { IconCheck, IconHelpCircle, IconLock, IconWifiOff } from "@tabler/icons-react";
+import { IconCheck, IconHelpCircle, IconLanguage, IconLock, IconWifiOff } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import confetti from "canvas-confetti";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
@@ -157,12 +157,13 @@ function Quiz() {
       current = false;
     };
   }, [slot]);
-  const sendAnswer = async (q: { id: number; round: number }, answers: number[]) => {
+  const sendAnswer = async (q: { id: number; round: number; lang?: string }, answers: number[]) => {
     const headers = answerKey.headers(q, answers);
     const send = () =>
       call(api.answerSubmit, {
         params: { topic: topicId, training: trainingId, q: questionnaireId, question: q.id },
-        query: { practice: practice ? "true" : undefined },
+        // The explanation in the language the question was shown in.
+        query: { practice: practice ? "true" : undefined, lang: q.lang },
         body: answers,
         headers,
         silent: true,
@@ -217,7 +218,20 @@ function Quiz() {
   // The next-question query runs while a question is on screen (also during the pop-up).
   const wantsQuestion = !locked && (phase === "question" || phase === "sending" || phase === "feedback");
   const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice);
-  const question = next.data?.question ?? null;
+  // A question in the learner's language can be switched to the German original and back (issue 31).
+  const [originalOf, setOriginalOf] = useState<number | null>(null);
+  const asSent = next.data?.question ?? null;
+  const showOriginal = asSent !== null && asSent.lang !== SOURCE_LANGUAGE && originalOf === asSent.id;
+  const original = useNextQuestion(
+    topicId,
+    trainingId,
+    questionnaireId,
+    wantsQuestion && showOriginal,
+    practice,
+    SOURCE_LANGUAGE,
+  );
+  const question =
+    showOriginal && original.data?.question?.id === asSent.id ? (original.data.question ?? asSent) : asSent;
   const loadingQuestion = phase === "question" && (next.isPending || next.isFetching);
 
   // An answer left on the device by a reload or an earlier visit: the question it answers is shown
@@ -366,6 +380,20 @@ function Quiz() {
           canSend={quiz.canSend}
           sending={phase === "sending"}
           focusTarget={focusTarget}
+          languageSwitch={
+            asSent && asSent.lang !== SOURCE_LANGUAGE ? (
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                mb="xs"
+                leftSection={<IconLanguage size={16} aria-hidden />}
+                onClick={() => setOriginalOf(showOriginal ? null : asSent.id)}
+                data-testid="language-switch"
+              >
+                {showOriginal ? t("quiz.showTranslation") : t("quiz.showOriginal")}
+              </Button>
+            ) : undefined
+          }
         />
       );
       if (waiting) {

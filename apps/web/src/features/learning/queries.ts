@@ -12,13 +12,24 @@ export const useTraining = (topic: number, training: number) =>
     queryFn: () => call(api.trainingGet, { params: { topic, training } }),
   });
 
-export const useNextQuestion = (topic: number, training: number, q: number, enabled: boolean, practice: boolean) =>
+/**
+ * The next question; `lang`: the content language asked for ("de" for the original), else the
+ * learner's own (the server's default).
+ */
+export const useNextQuestion = (
+  topic: number,
+  training: number,
+  q: number,
+  enabled: boolean,
+  practice: boolean,
+  lang?: string,
+) =>
   useQuery({
-    queryKey: learningKeys.question(topic, training, q, practice),
+    queryKey: learningKeys.question(topic, training, q, practice, lang),
     queryFn: () =>
       call(api.questionNext, {
         params: { topic, training, q },
-        query: { practice: practice ? "true" : undefined },
+        query: { practice: practice ? "true" : undefined, lang },
       }),
     enabled,
     staleTime: 0,
