@@ -100,7 +100,7 @@ test.describe("what the login loads", () => {
     expect((await scripts()).filter((s) => localeChunk("fr").test(s.url))).toEqual([]);
 
     await page.getByTestId("language-select").click();
-    await page.getByRole("option", { name: "Français" }).click();
+    await page.getByRole("option", { name: "Français", exact: true }).click();
     await expect(page.getByRole("heading", { name: text("fr", "profile.title") })).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("lang", "fr");
     await expect(page.getByText(text("fr", "success.profileChanged")).first()).toBeVisible();

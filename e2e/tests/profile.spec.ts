@@ -15,7 +15,7 @@ test("change avatar, theme and language @phone", async ({ page }) => {
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
 
   await page.getByTestId("language-select").click();
-  await page.getByRole("option", { name: "English" }).click();
+  await page.getByRole("option", { name: "English", exact: true }).click();
   await expect(page.getByRole("heading", { name: "My profile" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
 
@@ -30,6 +30,6 @@ test("change avatar, theme and language @phone", async ({ page }) => {
   await page.getByRole("button", { name: "Dolphin" }).click();
   await expect(page.getByRole("button", { name: "Dolphin" })).toHaveAttribute("aria-pressed", "true");
   await page.getByTestId("language-select").click();
-  await page.getByRole("option", { name: "Deutsch" }).click();
+  await page.getByRole("option", { name: "Deutsch", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Mein Profil" })).toBeVisible();
 });

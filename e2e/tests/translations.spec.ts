@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import {
   callApi,
   createCommonTraining,
@@ -12,26 +12,37 @@ import {
 } from "./helpers";
 
 /*
- * Content in the learner's language (issue 31): a question with a published English translation
- * comes in English to a learner whose language is English, marked with its language, and can be
- * switched to the binding German original and back with one tap; the explanation follows the
- * language the question was shown in.
+ * Content in the learner's language (issue 31): a question with published translations comes in
+ * the learner's language — the interface's, or one they chose for trainings that the interface
+ * does not speak (Turkish) — marked with its language, and can be switched to the binding German
+ * original and back with one tap; the explanation follows the language the question was shown in.
  */
 
-test("a learner gets a question in their language and switches it to the German original and back @phone", async ({
-  page,
-}) => {
-  const { employee } = await createTeam(page.request, ["employee"]);
-  await setLanguage(page.request, employee, "en");
-  const common = await createCommonTraining(page.request);
+const GERMAN = "Wie lange reiben Sie die Hände mit Desinfektionsmittel ein?";
+const TRANSLATED = {
+  en: {
+    text: "How long do you rub your hands with disinfectant?",
+    answers: ["At least 30 seconds", "Five seconds"],
+    explanation: "<p>At least 30 seconds, until the hands are dry.</p>",
+  },
+  tr: {
+    text: "Ellerinizi dezenfektanla ne kadar süre ovuşturursunuz?",
+    answers: ["En az 30 saniye", "Beş saniye"],
+    explanation: "<p>Eller kuruyana kadar en az 30 saniye.</p>",
+  },
+} as const;
+
+/** A common training with one published question in German, translated into English and Turkish. */
+async function translatedQuestion(request: APIRequestContext): Promise<string> {
+  const common = await createCommonTraining(request);
   const cm = common.contentManager;
-  const qn = await callApi(page.request, cm, "POST", "/authoring/questionnaires", {
+  const qn = await callApi(request, cm, "POST", "/authoring/questionnaires", {
     training_id: common.training,
     name: "Händehygiene",
   });
-  const saved = await callApi(page.request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, {
+  const saved = await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, {
     type: "single",
-    text: "Wie lange reiben Sie die Hände mit Desinfektionsmittel ein?",
+    text: GERMAN,
     answers: [
       { text: "Mindestens 30 Sekunden", correct: true },
       { text: "Fünf Sekunden", correct: false },
@@ -40,22 +51,38 @@ test("a learner gets a question in their language and switches it to the German 
     hint: null,
     media: null,
   });
-  const question = saved.questionnaire.questions[0] as { id: number; answers: { id: number; text: string }[] };
-  const english = ["At least 30 seconds", "Five seconds"];
-  await callApi(page.request, cm, "PUT", `/authoring/questions/${question.id}/translations/en`, {
-    text: "How long do you rub your hands with disinfectant?",
-    answers: question.answers.map((a, i) => ({ id: a.id, text: english[i] })),
-    explanation: "<p>At least 30 seconds, until the hands are dry.</p>",
-    hint: null,
-    status: "published",
-  });
-  await callApi(page.request, cm, "POST", `/authoring/questionnaires/${qn.id}/publish`);
+  const question = saved.questionnaire.questions[0] as { id: number; answers: { id: number }[] };
+  for (const lang of ["en", "tr"] as const) {
+    const t = TRANSLATED[lang];
+    await callApi(request, cm, "PUT", `/authoring/questions/${question.id}/translations/${lang}`, {
+      text: t.text,
+      answers: question.answers.map((a, i) => ({ id: a.id, text: t.answers[i] })),
+      explanation: t.explanation,
+      hint: null,
+      status: "published",
+    });
+  }
+  await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/publish`);
+  return `/topic/${common.topic}/training/${common.training}/questionnaire/${qn.id}`;
+}
 
-  await openAs(page, employee, `/topic/${common.topic}/training/${common.training}/questionnaire/${qn.id}`);
-  await page.getByText(text("en", "quiz.independence.confirm")).click();
-  await page.getByRole("button", { name: exactly("en", "quiz.goToQuestion") }).click();
+/** Through the quiz's start to its question, in the interface language `ui`. */
+async function toQuestion(page: Page, ui: string): Promise<void> {
+  await page.getByText(text(ui, "quiz.independence.confirm")).click();
+  await page.getByRole("button", { name: exactly(ui, "quiz.goToQuestion") }).click();
+}
+
+test("a learner gets a question in their language and switches it to the German original and back @phone", async ({
+  page,
+}) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await setLanguage(page.request, employee, "en");
+  const quiz = await translatedQuestion(page.request);
+
+  await openAs(page, employee, quiz);
+  await toQuestion(page, "en");
   const shown = page.getByTestId("question-text");
-  await expect(shown).toHaveText("How long do you rub your hands with disinfectant?");
+  await expect(shown).toHaveText(TRANSLATED.en.text);
   await expect(shown).toHaveAttribute("lang", "en");
   await expect(page.getByText("At least 30 seconds", { exact: true })).toBeVisible();
   const toGerman = page.getByRole("button", { name: exactly("en", "quiz.showOriginal") });
@@ -64,7 +91,7 @@ test("a learner gets a question in their language and switches it to the German 
 
   // One tap: the whole question in German, marked as German; the focus stays on the switch.
   await toGerman.click();
-  await expect(shown).toHaveText("Wie lange reiben Sie die Hände mit Desinfektionsmittel ein?");
+  await expect(shown).toHaveText(GERMAN);
   await expect(shown).toHaveAttribute("lang", "de");
   await expect(page.getByText("Mindestens 30 Sekunden", { exact: true })).toBeVisible();
   const back = page.getByRole("button", { name: exactly("en", "quiz.showTranslation") });
@@ -80,4 +107,30 @@ test("a learner gets a question in their language and switches it to the German 
   const explanation = page.getByTestId("explanation");
   await expect(explanation).toContainText("At least 30 seconds, until the hands are dry.");
   await expect(explanation.locator('[lang="en"]')).toBeVisible();
+});
+
+test("a learner with a German interface takes the training in Turkish, chosen on the profile @phone", async ({
+  page,
+}) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const quiz = await translatedQuestion(page.request);
+
+  await openAs(page, employee, "/profile");
+  const choice = page.getByRole("combobox", { name: exactly("de", "profile.contentLanguage.title") });
+  await expect(choice).toHaveValue("");
+  await choice.selectOption("tr");
+  await expect(page.getByText(text("de", "success.profileChanged"))).toBeVisible();
+  await expectAccessible(page, "the profile with the language of the training content");
+  await expectNoSidewaysScroll(page, "the profile with the language of the training content");
+
+  await page.goto(quiz);
+  await toQuestion(page, "de");
+  const shown = page.getByTestId("question-text");
+  await expect(shown).toHaveText(TRANSLATED.tr.text);
+  await expect(shown).toHaveAttribute("lang", "tr");
+  await expect(page.getByText("En az 30 saniye", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: exactly("de", "quiz.showOriginal") }).click();
+  await expect(shown).toHaveText(GERMAN);
+  await page.getByRole("button", { name: exactly("de", "quiz.showTranslation") }).click();
+  await expect(shown).toHaveText(TRANSLATED.tr.text);
 });

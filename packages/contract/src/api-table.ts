@@ -13,6 +13,7 @@ export const apiTable = {
   helpRedirectHide: { method: "DELETE", path: "/account/help_redirect_dialog" },
   preferencesGet: { method: "GET", path: "/preferences/:id" },
   preferencesUpdate: { method: "PATCH", path: "/preferences/:id" },
+  contentLanguageList: { method: "GET", path: "/content-languages" },
   notificationList: { method: "GET", path: "/notifications" },
   notificationRead: { method: "DELETE", path: "/notifications/:id" },
   topicList: { method: "GET", path: "/progress/topics" },

@@ -15,7 +15,7 @@ let qn = 0;
 let questionId = 0;
 let answerIds: number[] = [];
 
-type Method = "GET" | "POST" | "PUT";
+type Method = "GET" | "POST" | "PUT" | "PATCH";
 const call = (token: string, method: Method, url: string, payload?: unknown) =>
   ctx.app.inject({
     method,
@@ -145,5 +145,22 @@ describe("question translations", () => {
     expect(tr.json()).toMatchObject({ is_correct: true, lang: "de" });
     const wrong = await call(token, "POST", `${learning()}/${questionId}/answers?lang=en`, [answerIds[1]]);
     expect(wrong.statusCode).toBe(200);
+  });
+
+  it("a learner chooses the language trainings come in, also one the interface does not speak", async () => {
+    const me = cast.users.employee.id;
+    const patch = (value: string) =>
+      call(cast.tokens.employee, "PATCH", `/preferences/${me}`, { property: "content_language", value });
+    const languages = await call(cast.tokens.employee, "GET", "/content-languages");
+    expect(languages.json()).toEqual({ source: "de", languages: ["de", "en", "tr", "pl"] });
+    expect((await patch("tr")).json()).toMatchObject({ content_language: "tr", language: "de" });
+    const user = await call(cast.tokens.employee, "GET", `/auth/users/${me}`);
+    expect(user.json().content_language).toBe("tr");
+    // Not a language trainings come in here, or not a language code: refused, nothing changed.
+    expect((await patch("fr")).json()).toMatchObject({ error_code: 1100, status_code: 400 });
+    expect((await patch("x1")).statusCode).toBe(400);
+    expect((await call(cast.tokens.employee, "GET", `/auth/users/${me}`)).json().content_language).toBe("tr");
+    expect((await patch("de")).json().content_language).toBe("de");
+    expect((await patch("")).json().content_language).toBeNull();
   });
 });

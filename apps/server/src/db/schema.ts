@@ -109,6 +109,11 @@ export const preferences = pgTable("preferences", {
   language: text("language").notNull().default("de"),
   /** null: the user has not chosen, the installation's theme (THEME) applies. */
   theme: text("theme"),
+  /**
+   * The language the user takes trainings in (issue 31): a content language (CONTENT_LANGUAGES)
+   * or "de" for the original; null: the interface language.
+   */
+  contentLanguage: text("content_language"),
 });
 
 /** Areas of focus ("Tätigkeitsschwerpunkte"). */

@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { endpoints, SOURCE_LANGUAGE } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
@@ -23,6 +23,18 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
       onRequest: authenticate(),
     },
     (request) =>
-      changeOwnPreferences(db, actorOf(request), request.params.id, request.body, app.deps.config.settings.theme),
+      changeOwnPreferences(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        app.deps.config.settings.theme,
+        app.deps.config.contentLanguages,
+      ),
   );
+
+  route(app, endpoints.contentLanguageList, { onRequest: authenticate() }, () => ({
+    source: SOURCE_LANGUAGE,
+    languages: [SOURCE_LANGUAGE, ...app.deps.config.contentLanguages],
+  }));
 }

@@ -1,9 +1,10 @@
 import type { Preferences, PreferencesPatch } from "@carecampus/contract";
-import { Avatar, Language, Theme } from "@carecampus/contract";
+import { Avatar, ErrorCode, Language, SOURCE_LANGUAGE, Theme } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
 import { type Actor, assertMay, notFound } from "../access/policy";
 import type { Db } from "../db/client";
 import { preferences } from "../db/schema";
+import { AppError } from "../errors";
 
 /** A user's theme: their own choice, or the installation's (`installationTheme`, THEME) until they make one. */
 export function themeOf(stored: string | null, installationTheme: Theme): Theme {
@@ -23,14 +24,22 @@ export async function getPreferences(
     avatar: Avatar.catch("female").parse(row.avatar),
     language: Language.catch("de").parse(row.language),
     theme: themeOf(row.theme, installationTheme),
+    content_language: row.contentLanguage,
   };
 }
 
+/** The column and value a preference is stored as ("" for the content language: the interface's, null). */
+function stored(patch: PreferencesPatch) {
+  if (patch.property === "content_language") return { contentLanguage: patch.value === "" ? null : patch.value };
+  return { [patch.property]: patch.value };
+}
+
 export async function updatePreferences(db: Db, userId: number, patch: PreferencesPatch): Promise<void> {
+  const set = stored(patch);
   await db
     .insert(preferences)
-    .values({ userId, [patch.property]: patch.value })
-    .onConflictDoUpdate({ target: preferences.userId, set: { [patch.property]: patch.value } });
+    .values({ userId, ...set })
+    .onConflictDoUpdate({ target: preferences.userId, set });
 }
 
 /** GET /preferences/{id}: only the user themselves (or a superuser); else 1002. */
@@ -53,8 +62,18 @@ export async function changeOwnPreferences(
   userId: number,
   patch: PreferencesPatch,
   installationTheme: Theme,
+  contentLanguages: readonly string[],
 ): Promise<Preferences> {
   const before = await getOwnPreferences(db, actor, userId, installationTheme);
+  if (patch.property === "content_language" && patch.value !== "" && patch.value !== SOURCE_LANGUAGE) {
+    if (!contentLanguages.includes(patch.value)) {
+      throw new AppError(
+        ErrorCode.validation,
+        `"${patch.value}" is not a language trainings come in here (de, ${contentLanguages.join(", ") || "none other"})`,
+      );
+    }
+  }
   await updatePreferences(db, userId, patch);
+  if (patch.property === "content_language") return { ...before, content_language: patch.value || null };
   return { ...before, [patch.property]: patch.value };
 }

@@ -379,7 +379,7 @@ describe("erasure requests", () => {
     expect(answer.kept).not.toContain("preferences");
     // Her settings are back at the defaults (English and dark before), and she can still change them.
     expect(await db().select().from(preferences).where(eq(preferences.userId, carla.id))).toEqual([
-      { userId: carla.id, avatar: "female", language: "de", theme: null },
+      { userId: carla.id, avatar: "female", language: "de", theme: null, contentLanguage: null },
     ]);
     const prefs = await ctx.app.inject({
       method: "GET",

@@ -22,6 +22,7 @@ const FREE_TEXT =
 /** Columns the patterns above match that hold no personal data, each with the reason. */
 const NOT_PERSONAL: Record<string, string> = {
   "facilities.name": "A facility's name, not a person's.",
+  "preferences.content_language": "A language code the person chose for trainings (deleted with the row).",
   "question_translations.text": "A question's text in a content language: course content, about nobody.",
   "roles.name": "A role's name (employee, administrator, …).",
   "activities.name": "The name of an area of focus from a reference list.",

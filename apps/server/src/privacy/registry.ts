@@ -229,7 +229,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
   },
   {
     table: preferences,
-    purpose: "The user's own choices of avatar, language and theme.",
+    purpose: "The user's own choices of avatar, language, theme and the language trainings come in.",
     personal: [{ column: preferences.userId, holds: "user-id" }],
     links: [
       subjectLink(preferences.userId, "preferences", {

@@ -157,6 +157,7 @@ describe("preferences", () => {
       avatar: "female",
       language: "de",
       theme: "carely",
+      content_language: null,
     });
     for (const [property, value] of [
       ["avatar", "fox"],
@@ -170,6 +171,7 @@ describe("preferences", () => {
       avatar: "fox",
       language: "br",
       theme: "dark",
+      content_language: null,
     });
   });
 

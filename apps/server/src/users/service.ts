@@ -127,6 +127,7 @@ export async function getUser(db: Db | Tx, id: number, installationTheme: Theme)
       avatar: preferences.avatar,
       language: preferences.language,
       theme: preferences.theme,
+      contentLanguage: preferences.contentLanguage,
     })
     .from(users)
     .leftJoin(facilities, eq(facilities.id, users.facilityId))
@@ -141,6 +142,7 @@ export async function getUser(db: Db | Tx, id: number, installationTheme: Theme)
     avatar: Avatar.catch("female").parse(r.avatar),
     language: Language.catch("de").parse(r.language),
     theme: themeOf(r.theme, installationTheme),
+    content_language: r.contentLanguage ?? null,
     passive: r.passive,
     expires_at: r.expiresAt ? r.expiresAt.toISOString() : null,
   };

@@ -11,6 +11,9 @@ import { forgetCopyOfOthers } from "../offline/copy";
 
 const KEYS = { token: "carecampus.token", user: "carecampus.user", preferences: "carecampus.preferences" } as const;
 
+/** What the device keeps of the last user's preferences for the login screen. */
+export type KeptPreferences = Pick<Preferences, "avatar" | "language" | "theme">;
+
 export interface Session {
   token: string;
   claims: TokenClaims;
@@ -22,7 +25,7 @@ export interface State {
   /** Set when the inactivity limit ended the session: the lockout dialog shows. */
   lockedOut: boolean;
   /** Kept after logout so the login screen keeps the user's language and theme. */
-  preferences: Preferences | null;
+  preferences: KeptPreferences | null;
 }
 
 export function decodeClaims(token: string): TokenClaims | null {
@@ -50,7 +53,7 @@ function readJson<T>(key: string): T | null {
 function restore(): State {
   const token = localStorage.getItem(KEYS.token);
   const user = readJson<User>(KEYS.user);
-  const preferences = readJson<Preferences>(KEYS.preferences);
+  const preferences = readJson<KeptPreferences>(KEYS.preferences);
   const claims = token ? decodeClaims(token) : null;
   if (token && user && claims && isTokenUsable(claims.exp, Date.now())) {
     return { session: { token, claims, user }, lockedOut: false, preferences };

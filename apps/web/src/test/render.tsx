@@ -90,6 +90,7 @@ export function signInAs(roles: Role[], id = 1): User {
     avatar: "owl",
     language: "en",
     theme: "carely",
+    content_language: null,
     passive: false,
     expires_at: null,
   };

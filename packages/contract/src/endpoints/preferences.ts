@@ -1,6 +1,6 @@
 import { UserIdParams } from "../schemas/auth";
-import { Preferences, PreferencesPatch } from "../schemas/preferences";
-import type { EndpointSpec } from "./common";
+import { ContentLanguages, Preferences, PreferencesPatch } from "../schemas/preferences";
+import { AUTHED, type EndpointSpec } from "./common";
 
 /** One's own theme, avatar and language (server: preferences/). */
 export const preferenceEndpoints = {
@@ -21,6 +21,15 @@ export const preferenceEndpoints = {
     response: Preferences,
     errors: [400, 401, 404],
     tags: ["preferences"],
-    description: "Changes one of one's own preferences.",
+    description:
+      'Changes one of one\'s own preferences. content_language: a content language of the installation (CONTENT_LANGUAGES) or de, the language trainings come in; "" follows the interface language again.',
+  },
+  contentLanguageList: {
+    method: "GET",
+    path: "/content-languages",
+    response: ContentLanguages,
+    errors: AUTHED,
+    tags: ["preferences"],
+    description: "The languages trainings may be taken in: German (the binding original) and CONTENT_LANGUAGES.",
   },
 } as const satisfies Record<string, EndpointSpec>;

@@ -43,6 +43,8 @@ export const User = z
     avatar: Avatar,
     language: Language,
     theme: Theme,
+    /** The language trainings come in (a content language or "de"); null: the interface language. */
+    content_language: z.string().nullable(),
     passive: z.boolean(),
     expires_at: z.string().nullable(),
   })

@@ -1,7 +1,16 @@
 import { z } from "zod";
+import { CONTENT_LANGUAGE_PATTERN } from "../rules/translations";
 import { Avatar, Language, Theme } from "../settings";
 
-export const Preferences = z.object({ theme: Theme, avatar: Avatar, language: Language }).meta({ id: "Preferences" });
+/**
+ * The language one takes trainings in (issue 31): a content language of the installation or "de"
+ * (the original); null: the interface language.
+ */
+export const ContentLanguagePreference = z.string().nullable();
+
+export const Preferences = z
+  .object({ theme: Theme, avatar: Avatar, language: Language, content_language: ContentLanguagePreference })
+  .meta({ id: "Preferences" });
 export type Preferences = z.infer<typeof Preferences>;
 
 export const PreferencesPatch = z
@@ -9,6 +18,19 @@ export const PreferencesPatch = z
     z.object({ property: z.literal("avatar"), value: Avatar }).strict(),
     z.object({ property: z.literal("language"), value: Language }).strict(),
     z.object({ property: z.literal("theme"), value: Theme }).strict(),
+    // "": follow the interface language again.
+    z
+      .object({
+        property: z.literal("content_language"),
+        value: z.union([z.literal(""), z.string().regex(CONTENT_LANGUAGE_PATTERN, "a language code such as tr")]),
+      })
+      .strict(),
   ])
   .meta({ id: "PreferencesPatch" });
 export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
+
+/** GET /content-languages: the languages trainings may be taken in, German (the binding original) first. */
+export const ContentLanguages = z
+  .object({ source: z.string(), languages: z.array(z.string()) })
+  .meta({ id: "ContentLanguages" });
+export type ContentLanguages = z.infer<typeof ContentLanguages>;

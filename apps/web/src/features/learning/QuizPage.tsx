@@ -217,7 +217,9 @@ function Quiz() {
   const locked = current?.disabled === true;
   // The next-question query runs while a question is on screen (also during the pop-up).
   const wantsQuestion = !locked && (phase === "question" || phase === "sending" || phase === "feedback");
-  const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice);
+  // In the learner's content language (their profile's choice; else the server takes the interface's).
+  const contentLanguage = useRequiredSession().user.content_language ?? undefined;
+  const next = useNextQuestion(topicId, trainingId, questionnaireId, wantsQuestion, practice, contentLanguage);
   // A question in the learner's language can be switched to the German original and back (issue 31).
   const [originalOf, setOriginalOf] = useState<number | null>(null);
   const asSent = next.data?.question ?? null;

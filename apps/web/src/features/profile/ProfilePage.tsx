@@ -17,6 +17,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { UserAvatar } from "../../components/UserAvatar";
 import { configuredLanguages } from "../../i18n";
 import { sessionStore, useRequiredSession } from "../../session/store";
+import { ContentLanguageCard } from "./ContentLanguageCard";
 import { MyProgress } from "./MyProgress";
 import classes from "./ProfilePage.module.css";
 
@@ -99,6 +100,13 @@ export default function ProfilePage() {
               data-testid="language-select"
             />
           </Card>
+        )}
+
+        {can(user.roles, "learning.take") && (
+          <ContentLanguageCard
+            value={user.content_language}
+            onChange={(lang) => void save({ property: "content_language", value: lang })}
+          />
         )}
 
         <Card withBorder>

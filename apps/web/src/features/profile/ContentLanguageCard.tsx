@@ -1,0 +1,58 @@
+import { api, languageTag, SOURCE_LANGUAGE } from "@carecampus/contract";
+import { Card, NativeSelect, Text, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { call } from "../../api/client";
+import { configuredLanguages } from "../../i18n";
+
+/** A language's name in itself and, when different, in the interface's language ("Türkçe – Türkisch"). */
+function languageName(code: string, interfaceTag: string): string {
+  const here = new Intl.DisplayNames([interfaceTag], { type: "language" }).of(code) ?? code;
+  const own = new Intl.DisplayNames([code], { type: "language" }).of(code) ?? code;
+  return own === here ? here : `${own} – ${here}`;
+}
+
+/**
+ * "Sprache der Schulungsinhalte" (issue 31): the language questions and explanations come in,
+ * where a reviewed translation is published — also one the interface does not speak (tr, pl, ar);
+ * else German, the binding original. Empty: the interface language.
+ */
+export function ContentLanguageCard({ value, onChange }: { value: string | null; onChange: (lang: string) => void }) {
+  const { t, i18n } = useTranslation();
+  const { data } = useQuery({
+    queryKey: ["content-languages"],
+    queryFn: () => call(api.contentLanguageList),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const interfaceLanguage = configuredLanguages.find((l) => l === i18n.language) ?? SOURCE_LANGUAGE;
+  // Only where trainings come in more than German.
+  if (!data || data.languages.length < 2) return null;
+  const tag = languageTag(interfaceLanguage);
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        {t("profile.contentLanguage.title")}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t("profile.contentLanguage.help")}
+      </Text>
+      <NativeSelect
+        aria-label={t("profile.contentLanguage.title")}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        data={[
+          { value: "", label: t("profile.contentLanguage.interface") },
+          ...data.languages.map((l) => ({
+            value: l,
+            label:
+              l === SOURCE_LANGUAGE
+                ? t("profile.contentLanguage.original", { name: languageName(l, tag) })
+                : languageName(l, tag),
+          })),
+        ]}
+        maw={360}
+        data-testid="content-language-select"
+      />
+    </Card>
+  );
+}
