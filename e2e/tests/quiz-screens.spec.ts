@@ -372,7 +372,7 @@ test("on phones the action sits at the bottom of the screen, the verdict in view
 
 /* ---------- Read aloud ---------- */
 
-test("the question, answers and explanation are read aloud in the UI language, and reading stops with the question", async ({
+test("the question and explanation are read aloud in their own language, the verdict in the UI language, and reading stops with the question", async ({
   page,
 }) => {
   // Watch the browser's own speech synthesis (each call still goes to it).
@@ -402,7 +402,8 @@ test("the question, answers and explanation are read aloud in the UI language, a
   await page.getByTestId("read-aloud-question").click();
   await expect.poll(async () => (await speechLog()).speak.length).toBe(1);
   const [spoken] = (await speechLog()).speak;
-  expect(spoken?.lang).toBe("en-GB");
+  // Read in the question's language: the demo's questions are German (the interface is English).
+  expect(spoken?.lang).toBe("de-DE");
   expect(spoken?.text).toContain(q.text);
   for (const a of q.answers) expect(spoken?.text).toContain(a.text);
   // Leaving the question stops the reading.
@@ -414,6 +415,8 @@ test("the question, answers and explanation are read aloud in the UI language, a
   await page.getByTestId("read-aloud-explanation").click();
   await expect.poll(async () => (await speechLog()).speak.length).toBe(3);
   const [, feedback, explanation] = (await speechLog()).speak;
+  expect(feedback?.lang).toBe("en-GB");
+  expect(explanation?.lang).toBe("de-DE");
   expect(feedback?.text).toContain(text("en", "quiz.right"));
   expect(feedback?.text).toContain(text("en", "quiz.mark.chosenRight"));
   expect(explanation?.text).toContain(text("en", "quiz.explanation"));

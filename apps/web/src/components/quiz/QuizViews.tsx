@@ -121,6 +121,7 @@ export function QuestionCard({
         <ReadAloud
           key={question.id}
           testId="read-aloud-question"
+          lang={question.lang}
           parts={[
             question.text,
             ...question.answers.map((a, i) => `${t("quiz.readAloud.answer", { n: i + 1 })}: ${a.text}`),
@@ -292,6 +293,7 @@ export function ExplanationCard({
         </Title>
         <ReadAloud
           testId="read-aloud-explanation"
+          lang={result.lang}
           parts={[
             result.hint ? `${t("quiz.hint")}: ${result.hint}` : "",
             t("quiz.explanation"),

@@ -33,11 +33,12 @@ export function htmlText(html: string): string {
 }
 
 /**
- * A button that reads `parts` aloud with the browser's speech synthesis in the UI language, for
- * staff reading German as a second language. Pressed again it stops; it stops as well when it
- * leaves the screen (the next question, another page).
+ * A button that reads `parts` aloud with the browser's speech synthesis, for staff reading German
+ * as a second language: in `lang`, the language of the content read (a question in German or in
+ * its translation, issue 31), else the UI language. Pressed again it stops; it stops as well when
+ * it leaves the screen (the next question, another page).
  */
-export function ReadAloud({ parts, testId }: { parts: string[]; testId?: string }) {
+export function ReadAloud({ parts, testId, lang: contentLang }: { parts: string[]; testId?: string; lang?: string }) {
   const { t, i18n } = useTranslation();
   const me = useRef(Symbol("read-aloud")).current;
   const active = useSyncExternalStore(subscribe, () => speaking === me);
@@ -60,7 +61,8 @@ export function ReadAloud({ parts, testId }: { parts: string[]; testId?: string 
       setSpeaking(null);
       return;
     }
-    const lang = SPEECH_LANG[i18n.language] ?? i18n.language;
+    const spoken = contentLang ?? i18n.language;
+    const lang = SPEECH_LANG[spoken] ?? spoken;
     const utterance = new SpeechSynthesisUtterance(parts.filter(Boolean).join(". \n"));
     utterance.lang = lang;
     const voices = synth.getVoices();

@@ -66,6 +66,7 @@ export function PreviewModal({
         explanation: q?.explanation ?? "",
         hint: q?.hint ?? null,
         media: q?.media ?? null,
+        lang: SOURCE_LANGUAGE,
         finished: last ? { success: true, message: QuizFinishedKey.questionnaire, values: {}, link: null } : null,
       };
     },
