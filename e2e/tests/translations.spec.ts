@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import {
+  applyPreference,
   callApi,
   createCommonTraining,
   createTeam,
@@ -32,6 +33,19 @@ const TRANSLATED = {
   },
 } as const;
 
+/** The question in German, as the editor sends it. */
+const GERMAN_QUESTION = {
+  type: "single",
+  text: GERMAN,
+  answers: [
+    { text: "Mindestens 30 Sekunden", correct: true },
+    { text: "Fünf Sekunden", correct: false },
+  ],
+  explanation: "<p>Mindestens 30 Sekunden, bis die Hände trocken sind.</p>",
+  hint: null,
+  media: null,
+};
+
 /** A common training with one published question in German, translated into English and Turkish. */
 async function translatedQuestion(request: APIRequestContext): Promise<string> {
   const common = await createCommonTraining(request);
@@ -40,17 +54,7 @@ async function translatedQuestion(request: APIRequestContext): Promise<string> {
     training_id: common.training,
     name: "Händehygiene",
   });
-  const saved = await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, {
-    type: "single",
-    text: GERMAN,
-    answers: [
-      { text: "Mindestens 30 Sekunden", correct: true },
-      { text: "Fünf Sekunden", correct: false },
-    ],
-    explanation: "<p>Mindestens 30 Sekunden, bis die Hände trocken sind.</p>",
-    hint: null,
-    media: null,
-  });
+  const saved = await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, GERMAN_QUESTION);
   const question = saved.questionnaire.questions[0] as { id: number; answers: { id: number }[] };
   for (const lang of ["en", "tr"] as const) {
     const t = TRANSLATED[lang];
@@ -133,4 +137,60 @@ test("a learner with a German interface takes the training in Turkish, chosen on
   await expect(shown).toHaveText(GERMAN);
   await page.getByRole("button", { name: exactly("de", "quiz.showTranslation") }).click();
   await expect(shown).toHaveText(TRANSLATED.tr.text);
+});
+
+test("a content manager writes a question's translation beside the German original; a German change outdates it @phone", async ({
+  page,
+}) => {
+  const common = await createCommonTraining(page.request);
+  const cm = common.contentManager;
+  const qn = await callApi(page.request, cm, "POST", "/authoring/questionnaires", {
+    training_id: common.training,
+    name: "Händehygiene",
+  });
+  const saved = await callApi(
+    page.request,
+    cm,
+    "POST",
+    `/authoring/questionnaires/${qn.id}/questions`,
+    GERMAN_QUESTION,
+  );
+  const questionId = saved.questionnaire.questions[0].id as number;
+
+  await openAs(page, cm, `/authoring/questionnaire/${qn.id}`);
+  await page.getByRole("button", { name: exactly("de", "authoring.translations.open", { n: 1 }) }).click();
+  const dialog = page.getByRole("dialog", { name: exactly("de", "authoring.translations.title") });
+  await expect(dialog.getByTestId("translation-original")).toContainText(GERMAN);
+  await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  const turkish = TRANSLATED.tr;
+  await dialog.getByRole("textbox", { name: text("de", "authoring.questionText") }).fill(turkish.text);
+  for (const [i, answer] of turkish.answers.entries()) {
+    await dialog.getByRole("textbox", { name: text("de", "authoring.answerN", { n: i + 1 }) }).fill(answer);
+  }
+  await dialog.getByTestId("explanation-editor").click();
+  await page.keyboard.type("Eller kuruyana kadar en az 30 saniye.");
+  await dialog.getByText(text("de", "authoring.translations.statuses.published"), { exact: true }).click();
+  await expectAccessible(page, "the translation editor");
+  await expectNoSidewaysScroll(page, "the translation editor");
+  await dialog.getByRole("button", { name: exactly("de", "common.save") }).click();
+  await expect(page.getByText(text("de", "authoring.translations.saved", { language: "Türkisch" }))).toBeVisible();
+  const written = await callApi(page.request, cm, "GET", `/authoring/questions/${questionId}/translations`);
+  expect(written.translations).toEqual([
+    expect.objectContaining({ lang: "tr", status: "published", outdated: false, text: turkish.text }),
+  ]);
+  await applyPreference(page, "theme", "dark");
+  await expectAccessible(page, "the translation editor, dark");
+
+  // The German explanation changes: the Turkish is outdated, and the editor says so.
+  await callApi(page.request, cm, "PUT", `/authoring/questions/${questionId}`, {
+    ...GERMAN_QUESTION,
+    explanation: "<p>Mindestens 30 Sekunden lang.</p>",
+  });
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.reload();
+  await page.getByRole("button", { name: exactly("de", "authoring.translations.open", { n: 1 }) }).click();
+  await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  await expect(dialog.getByTestId("translation-outdated")).toHaveText(text("de", "authoring.translations.outdated"));
+  await expectAccessible(page, "an outdated translation, dark");
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRightToLeft, parseContentLanguages } from "./translations";
+import { contentLanguageTag, isRightToLeft, parseContentLanguages } from "./translations";
 
 describe("content languages", () => {
   it("reads CONTENT_LANGUAGES: codes trimmed and lowercased, German (the source) and repeats left out", () => {
@@ -10,6 +10,11 @@ describe("content languages", () => {
 
   it("refuses what is not a language code", () => {
     for (const bad of ["english", "e1", "pt-BR", "t"]) expect(() => parseContentLanguages(bad), bad).toThrow();
+  });
+
+  it("tags br as the interface means it (Brazilian Portuguese), every other code as it is", () => {
+    expect(contentLanguageTag("br")).toBe("pt-BR");
+    expect(contentLanguageTag("tr")).toBe("tr");
   });
 
   it("knows the right-to-left languages", () => {

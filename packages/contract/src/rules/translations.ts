@@ -14,6 +14,15 @@ export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
 /** A content language code: an ISO 639 language (two or three lowercase letters), e.g. tr, pl, uk, ar. */
 export const CONTENT_LANGUAGE_PATTERN = /^[a-z]{2,3}$/;
 
+/**
+ * The BCP 47 tag of a content language, for `lang` attributes, language names and voices: the
+ * interface's codes as the interface means them ("br" is Brazilian Portuguese, pt-BR, as in
+ * MULTI_LANGUAGE — so Breton cannot be a content language), every other code as it is.
+ */
+export function contentLanguageTag(code: string): string {
+  return code === "br" ? "pt-BR" : code;
+}
+
 /** Languages written right to left among those a facility may name. */
 const RIGHT_TO_LEFT = new Set(["ar", "fa", "he", "ur", "ps", "ku", "yi", "dv"]);
 

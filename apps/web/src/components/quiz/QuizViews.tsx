@@ -1,4 +1,4 @@
-import { type AnswerResult, api, isRightToLeft, type Question } from "@carecampus/contract";
+import { type AnswerResult, api, contentLanguageTag, isRightToLeft, type Question } from "@carecampus/contract";
 import { Alert, Box, Button, Checkbox, Group, Paper, Radio, Stack, Text, Title } from "@mantine/core";
 import { IconCheck, IconX } from "@tabler/icons-react";
 import type { FormEvent, ReactNode } from "react";
@@ -110,7 +110,7 @@ export function QuestionCard({
           order={2}
           fz={{ base: "h4", sm: "h3" }}
           data-testid="question-text"
-          lang={question.lang}
+          lang={contentLanguageTag(question.lang)}
           dir={isRightToLeft(question.lang) ? "rtl" : undefined}
           tabIndex={-1}
           ref={focusTarget}
@@ -128,7 +128,7 @@ export function QuestionCard({
           ]}
         />
       </Group>
-      <div lang={question.lang} dir={isRightToLeft(question.lang) ? "rtl" : undefined}>
+      <div lang={contentLanguageTag(question.lang)} dir={isRightToLeft(question.lang) ? "rtl" : undefined}>
         {question.type === "single" ? (
           <Radio.Group
             value={selected[0] ? String(selected[0]) : null}
@@ -301,7 +301,10 @@ export function ExplanationCard({
           ]}
         />
       </Group>
-      <div lang={result.lang} dir={result.lang && isRightToLeft(result.lang) ? "rtl" : undefined}>
+      <div
+        lang={result.lang && contentLanguageTag(result.lang)}
+        dir={result.lang && isRightToLeft(result.lang) ? "rtl" : undefined}
+      >
         <SafeHtml html={result.explanation} />
       </div>
       {children}

@@ -5,11 +5,12 @@ import {
   IconArrowUp,
   IconEye,
   IconFileImport,
+  IconLanguage,
   IconPencil,
   IconPlus,
   IconTrash,
 } from "@tabler/icons-react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
@@ -22,6 +23,7 @@ import { ImportModal } from "./ImportModal";
 import { PreviewModal } from "./PreviewModal";
 import { draftOf, QuestionForm } from "./QuestionForm";
 import { authoringKeys, useAuthoringQuestionnaire } from "./queries";
+import { TranslationsDialog } from "./TranslationsDialog";
 
 /** The editor of one questionnaire (lazy: only those who may edit or read it load it). */
 export default function QuestionnaireEditorPage() {
@@ -39,8 +41,17 @@ export default function QuestionnaireEditorPage() {
   const [importing, setImporting] = useState(false);
   const [removing, setRemoving] = useState<number | null>(null);
   const [publishing, setPublishing] = useState(false);
+  const [translating, setTranslating] = useState<number | null>(null);
+  // Translations where the installation has content languages besides German (issue 31).
+  const languages = useQuery({
+    queryKey: ["content-languages"],
+    queryFn: () => call(api.contentLanguageList),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const translatable = (languages.data?.languages.length ?? 0) > 1;
   if (isError) return <NotFoundPage />;
   if (isPending) return <Skeleton h={320} />;
+  const translatingQuestion = qn.questions.find((q) => q.id === translating);
 
   const update = (next: AuthoringQuestionnaire) => {
     queryClient.setQueryData(authoringKeys.questionnaire(id), next);
@@ -203,6 +214,17 @@ export default function QuestionnaireEditorPage() {
                     >
                       <IconPencil size={16} />
                     </ActionIcon>
+                    {translatable && (
+                      <ActionIcon
+                        variant="default"
+                        size="lg"
+                        onClick={() => setTranslating(q.id)}
+                        aria-label={t("authoring.translations.open", { n: i + 1 })}
+                        data-testid="translations-button"
+                      >
+                        <IconLanguage size={16} />
+                      </ActionIcon>
+                    )}
                     <ActionIcon
                       variant="default"
                       size="lg"
@@ -235,6 +257,9 @@ export default function QuestionnaireEditorPage() {
           ))}
       </Stack>
       {preview && <PreviewModal questionnaire={qn} onClose={() => setPreview(false)} />}
+      {translatingQuestion && (
+        <TranslationsDialog question={translatingQuestion} onClose={() => setTranslating(null)} />
+      )}
       {importing && <ImportModal questionnaireId={id} onClose={() => setImporting(false)} onImported={update} />}
       <ConfirmDialog
         opened={publishing}

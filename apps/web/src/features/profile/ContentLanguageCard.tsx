@@ -1,16 +1,9 @@
-import { api, languageTag, SOURCE_LANGUAGE } from "@carecampus/contract";
+import { api, SOURCE_LANGUAGE } from "@carecampus/contract";
 import { Card, NativeSelect, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call } from "../../api/client";
-import { configuredLanguages } from "../../i18n";
-
-/** A language's name in itself and, when different, in the interface's language ("Türkçe – Türkisch"). */
-function languageName(code: string, interfaceTag: string): string {
-  const here = new Intl.DisplayNames([interfaceTag], { type: "language" }).of(code) ?? code;
-  const own = new Intl.DisplayNames([code], { type: "language" }).of(code) ?? code;
-  return own === here ? here : `${own} – ${here}`;
-}
+import { languageName } from "../../components/languageName";
 
 /**
  * "Sprache der Schulungsinhalte" (issue 31): the language questions and explanations come in,
@@ -24,10 +17,8 @@ export function ContentLanguageCard({ value, onChange }: { value: string | null;
     queryFn: () => call(api.contentLanguageList),
     staleTime: Number.POSITIVE_INFINITY,
   });
-  const interfaceLanguage = configuredLanguages.find((l) => l === i18n.language) ?? SOURCE_LANGUAGE;
   // Only where trainings come in more than German.
   if (!data || data.languages.length < 2) return null;
-  const tag = languageTag(interfaceLanguage);
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="xs">
@@ -46,8 +37,8 @@ export function ContentLanguageCard({ value, onChange }: { value: string | null;
             value: l,
             label:
               l === SOURCE_LANGUAGE
-                ? t("profile.contentLanguage.original", { name: languageName(l, tag) })
-                : languageName(l, tag),
+                ? t("profile.contentLanguage.original", { name: languageName(l, i18n.language, true) })
+                : languageName(l, i18n.language, true),
           })),
         ]}
         maw={360}

@@ -1,0 +1,258 @@
+import {
+  type AuthoringQuestion,
+  api,
+  CONTENT_LIMITS,
+  contentLanguageTag,
+  isRightToLeft,
+  type QuestionTranslation,
+  type QuestionTranslations,
+  type TranslationStatus,
+} from "@carecampus/contract";
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useForm } from "@mantine/form";
+import { IconAlertTriangle } from "@tabler/icons-react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { call, showSuccess } from "../../api/client";
+import { languageName } from "../../components/languageName";
+import { SafeHtml } from "../../components/SafeHtml";
+import { useFocusBack } from "../../components/useFocusBack";
+
+const ExplanationEditor = lazy(() => import("./ExplanationEditor"));
+
+/** The statuses an author sets; "machine" comes from a machine's suggestion only. */
+const SET_BY_PEOPLE: TranslationStatus[] = ["draft", "reviewed", "published"];
+
+const translationsKey = (id: number) => ["authoring", "translations", id] as const;
+
+/** A content language's name in the interface's language. */
+function useLanguageName(): (code: string) => string {
+  const { i18n } = useTranslation();
+  return (code) => languageName(code, i18n.language);
+}
+
+/**
+ * A question's translations beside the German original (issue 31): one content language at a
+ * time, the German on the left (binding, read only), the translation on the right with its status,
+ * marked when outdated (the German changed since it was written).
+ */
+export function TranslationsDialog({ question, onClose }: { question: AuthoringQuestion; onClose: () => void }) {
+  const { t } = useTranslation();
+  useFocusBack();
+  const languageName = useLanguageName();
+  const { data } = useQuery({
+    queryKey: translationsKey(question.id),
+    queryFn: () => call(api.authoringQuestionTranslations, { params: { id: question.id } }),
+  });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const lang = chosen ?? data?.content_languages[0] ?? null;
+  let body: React.ReactNode;
+  if (!data) body = <Skeleton h={240} />;
+  else if (!lang) body = <Text>{t("authoring.translations.none")}</Text>;
+  else {
+    const written = data.translations.find((x) => x.lang === lang);
+    body = (
+      <Stack gap="md">
+        {data.content_languages.length > 1 && (
+          <NativeSelect
+            label={t("authoring.translations.language")}
+            value={lang}
+            onChange={(e) => setChosen(e.currentTarget.value)}
+            data={data.content_languages.map((l) => {
+              const w = data.translations.find((x) => x.lang === l);
+              const state = !w
+                ? ""
+                : ` – ${w.outdated ? t("authoring.translations.outdatedShort") : t(`authoring.translations.statuses.${w.status}`)}`;
+              return { value: l, label: `${languageName(l)}${state}` };
+            })}
+            maw={360}
+            data-testid="translation-language"
+          />
+        )}
+        <TranslationForm key={lang} question={question} lang={lang} written={written} />
+      </Stack>
+    );
+  }
+  return (
+    <Modal opened onClose={onClose} title={t("authoring.translations.title")} size="xl">
+      {body}
+    </Modal>
+  );
+}
+
+interface Draft {
+  text: string;
+  answers: string[];
+  explanation: string;
+  hint: string;
+  status: TranslationStatus;
+}
+
+function TranslationForm({
+  question,
+  lang,
+  written,
+}: {
+  question: AuthoringQuestion;
+  lang: string;
+  written: QuestionTranslation | undefined;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const languageName = useLanguageName();
+  const explanationLabel = useId();
+  const form = useForm<Draft>({
+    mode: "controlled",
+    initialValues: {
+      text: written?.text ?? "",
+      answers: question.answers.map((a) => written?.answers.find((x) => x.id === a.id)?.text ?? ""),
+      explanation: written?.explanation ?? "",
+      hint: written?.hint ?? "",
+      status: written?.status ?? "draft",
+    },
+    validate: {
+      text: (v) => (v.trim() === "" ? t("common.required") : null),
+      answers: (list) => (list.some((a) => a.trim() === "") ? t("authoring.translations.allAnswers") : null),
+      explanation: (v) => (v.trim() === "" ? t("common.required") : null),
+    },
+  });
+  const save = useMutation({
+    mutationFn: (d: Draft) =>
+      call(api.authoringQuestionTranslationSave, {
+        params: { id: question.id, lang },
+        body: {
+          text: d.text.trim(),
+          answers: question.answers.map((a, i) => ({ id: a.id, text: (d.answers[i] ?? "").trim() })),
+          explanation: d.explanation,
+          hint: d.hint.trim() === "" ? null : d.hint.trim(),
+          status: d.status,
+        },
+      }),
+    // A failure: the client showed the error.
+    onSuccess: (next: QuestionTranslations) => {
+      queryClient.setQueryData(translationsKey(question.id), next);
+      form.resetDirty();
+      showSuccess(t("authoring.translations.saved", { language: languageName(lang) }));
+    },
+  });
+  const d = form.getValues();
+  const dir = isRightToLeft(lang) ? "rtl" : undefined;
+  return (
+    <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
+      <Stack gap="md">
+        {written?.outdated && (
+          <Alert color="orange" variant="light" icon={<IconAlertTriangle />} data-testid="translation-outdated">
+            {t("authoring.translations.outdated")}
+          </Alert>
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Paper withBorder p="sm" lang="de" data-testid="translation-original">
+            <Title order={3} size="h5" mb="xs">
+              {t("authoring.translations.original")}
+            </Title>
+            <Text fw={600} mb="xs">
+              {question.text}
+            </Text>
+            <Stack gap={4} component="ol" mb="xs" style={{ paddingInlineStart: "1.2rem", margin: 0 }}>
+              {question.answers.map((a) => (
+                <Text component="li" size="sm" key={a.id}>
+                  {a.text}
+                </Text>
+              ))}
+            </Stack>
+            <SafeHtml html={question.explanation} />
+            {question.hint && (
+              <Text size="sm" c="dimmed">
+                {t("quiz.hint")}: {question.hint}
+              </Text>
+            )}
+          </Paper>
+          <Stack gap="sm" lang={contentLanguageTag(lang)} dir={dir}>
+            <Title order={3} size="h5">
+              {languageName(lang)}
+            </Title>
+            <Textarea
+              label={t("authoring.questionText")}
+              autosize
+              minRows={2}
+              maxLength={CONTENT_LIMITS.questionText}
+              required
+              {...form.getInputProps("text")}
+            />
+            {question.answers.map((a, i) => (
+              <TextInput
+                key={a.id}
+                label={t("authoring.answerN", { n: i + 1 })}
+                maxLength={CONTENT_LIMITS.answerText}
+                required
+                {...form.getInputProps(`answers.${i}`)}
+              />
+            ))}
+            {form.errors.answers && (
+              <Text c="red" size="sm" role="alert">
+                {form.errors.answers}
+              </Text>
+            )}
+            <div>
+              <Text fw={600} size="sm" mb={4} id={explanationLabel}>
+                {t("quiz.explanation")}
+              </Text>
+              <Suspense fallback={<Skeleton h={120} />}>
+                <ExplanationEditor
+                  value={d.explanation}
+                  onChange={(html) => form.setFieldValue("explanation", html)}
+                  labelId={explanationLabel}
+                  invalid={!!form.errors.explanation}
+                />
+              </Suspense>
+              {form.errors.explanation && (
+                <Text c="red" size="sm" role="alert" mt={4}>
+                  {form.errors.explanation}
+                </Text>
+              )}
+            </div>
+            <TextInput label={t("quiz.hint")} maxLength={CONTENT_LIMITS.hint} {...form.getInputProps("hint")} />
+          </Stack>
+        </SimpleGrid>
+        <div>
+          <Text fw={600} size="sm" mb={4} id={`${explanationLabel}-status`}>
+            {t("authoring.translations.status")}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={`${explanationLabel}-status`}
+            value={d.status}
+            onChange={(v) => form.setFieldValue("status", v as TranslationStatus)}
+            data={(d.status === "machine" ? (["machine", ...SET_BY_PEOPLE] as TranslationStatus[]) : SET_BY_PEOPLE).map(
+              (s) => ({ value: s, label: t(`authoring.translations.statuses.${s}`) }),
+            )}
+            fullWidth
+          />
+          <Text size="xs" c="dimmed" mt={4}>
+            {t("authoring.translations.statusHelp")}
+          </Text>
+        </div>
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            {t("common.save")}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
