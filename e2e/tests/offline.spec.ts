@@ -53,8 +53,11 @@ test("offline: the app starts, says so, and shows my certificates with the PDFs 
   const online = await page.evaluate((url) => fetch(url).then((r) => r.headers.get("content-type")), href);
   expect(online).toContain("application/pdf");
 
+  // The last page online is a server page for inspectors (/v): it must not become the app's shell.
+  await page.goto("/v");
+  await expect(page.locator("#root")).toHaveCount(0);
   await context.setOffline(true);
-  await page.reload();
+  await page.goto("/profile");
   // The shell came from the device: the offline notice, and the certificates kept at the last visit.
   await expect(page.getByTestId("offline-notice")).toHaveText(text("de", "session.offline"));
   await expect(page.getByTestId("kept-copy")).toContainText(`${employee.name} ${employee.surname}`);

@@ -137,6 +137,8 @@ registerRoute(
         },
       ],
     }),
-    { denylist: [/^\/api\//] },
+    // Not the app's pages: the API, the server's own pages for inspectors (/v, /v/{code},
+    // /v/credential) and /.well-known — kept as the shell they would replace the app offline.
+    { denylist: [/^\/api\//, /^\/v(\/|$)/, /^\/\.well-known\//] },
   ),
 );
