@@ -31,6 +31,11 @@ const TRANSLATED = {
     answers: ["En az 30 saniye", "Beş saniye"],
     explanation: "<p>Eller kuruyana kadar en az 30 saniye.</p>",
   },
+  ar: {
+    text: "كم من الوقت تفرك يديك بالمطهر؟",
+    answers: ["30 ثانية على الأقل", "خمس ثوانٍ"],
+    explanation: "<p>30 ثانية على الأقل، حتى تجف اليدان.</p>",
+  },
 } as const;
 
 /** The question in German, as the editor sends it. */
@@ -46,7 +51,7 @@ const GERMAN_QUESTION = {
   media: null,
 };
 
-/** A common training with one published question in German, translated into English and Turkish. */
+/** A common training with one published question in German, translated into English, Turkish and Arabic. */
 async function translatedQuestion(request: APIRequestContext): Promise<string> {
   const common = await createCommonTraining(request);
   const cm = common.contentManager;
@@ -56,7 +61,7 @@ async function translatedQuestion(request: APIRequestContext): Promise<string> {
   });
   const saved = await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, GERMAN_QUESTION);
   const question = saved.questionnaire.questions[0] as { id: number; answers: { id: number }[] };
-  for (const lang of ["en", "tr"] as const) {
+  for (const lang of ["en", "tr", "ar"] as const) {
     const t = TRANSLATED[lang];
     await callApi(request, cm, "PUT", `/authoring/questions/${question.id}/translations/${lang}`, {
       text: t.text,
@@ -137,6 +142,29 @@ test("a learner with a German interface takes the training in Turkish, chosen on
   await expect(shown).toHaveText(GERMAN);
   await page.getByRole("button", { name: exactly("de", "quiz.showTranslation") }).click();
   await expect(shown).toHaveText(TRANSLATED.tr.text);
+});
+
+test("a question in Arabic reads right to left, and its German original left to right @phone", async ({ page }) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  const quiz = await translatedQuestion(page.request);
+  await callApi(page.request, employee, "PATCH", `/preferences/${employee.id}`, {
+    property: "content_language",
+    value: "ar",
+  });
+  await openAs(page, employee, quiz);
+  await toQuestion(page, "de");
+  const shown = page.getByTestId("question-text");
+  await expect(shown).toHaveText(TRANSLATED.ar.text);
+  await expect(shown).toHaveAttribute("lang", "ar");
+  await expect(shown).toHaveAttribute("dir", "rtl");
+  const answer = page.getByText(TRANSLATED.ar.answers[0], { exact: true });
+  await expect(answer).toBeVisible();
+  expect(await answer.evaluate((el) => getComputedStyle(el).direction)).toBe("rtl");
+  await expectAccessible(page, "a question in Arabic");
+  await expectNoSidewaysScroll(page, "a question in Arabic");
+  await page.getByRole("button", { name: exactly("de", "quiz.showOriginal") }).click();
+  await expect(shown).toHaveText(GERMAN);
+  await expect(shown).not.toHaveAttribute("dir", "rtl");
 });
 
 test("a content manager writes a question's translation beside the German original; a German change outdates it @phone", async ({
