@@ -189,9 +189,11 @@ test("a content manager writes a question's translation beside the German origin
   await page.getByRole("button", { name: exactly("de", "authoring.translations.open", { n: 1 }) }).click();
   const dialog = page.getByRole("dialog", { name: exactly("de", "authoring.translations.title") });
   await expect(dialog.getByTestId("translation-original")).toContainText(GERMAN);
+  const questionField = dialog.getByRole("textbox", { name: text("de", "authoring.questionText") });
+  await expect(questionField).toBeFocused();
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
   const turkish = TRANSLATED.tr;
-  await dialog.getByRole("textbox", { name: text("de", "authoring.questionText") }).fill(turkish.text);
+  await questionField.fill(turkish.text);
   for (const [i, answer] of turkish.answers.entries()) {
     await dialog.getByRole("textbox", { name: text("de", "authoring.answerN", { n: i + 1 }) }).fill(answer);
   }

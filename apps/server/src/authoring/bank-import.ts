@@ -117,10 +117,6 @@ function readBank(body: QuestionBankImportBody): ReadBank {
   return { preview, images };
 }
 
-export function previewBank(body: QuestionBankImportBody): QuestionBankPreview {
-  return readBank(body).preview;
-}
-
 /** The preview for a questionnaire the actor may change (checked before anything is parsed). */
 export async function previewBankFor(
   clock: DbClock,
@@ -130,7 +126,7 @@ export async function previewBankFor(
 ): Promise<QuestionBankPreview> {
   const questionnaire = await getQuestionnaire(clock, actor, questionnaireId);
   if (!questionnaire.editable) throw new AppError(ErrorCode.forbidden, "Your role may not edit this questionnaire");
-  return previewBank(body);
+  return readBank(body).preview;
 }
 
 /**
@@ -170,7 +166,9 @@ export async function importBank(
       hint: q.hint,
       media: media.get(q.number) ?? null,
     };
-    groups.set(group, [...(groups.get(group) ?? []), input]);
+    const list = groups.get(group);
+    if (list) list.push(input);
+    else groups.set(group, [input]);
   }
   const named = [...groups].flatMap(([name, inputs]) =>
     name === null ? [] : [{ name: questionnaireName(name), inputs }],

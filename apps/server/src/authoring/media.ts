@@ -89,8 +89,8 @@ export function mediaRefusal(
 ): { mime: QuestionMediaType; reason: null } | { mime: null; reason: "image-not-supported" | "image-too-large" } {
   const mime = sniffMedia(bytes);
   const problem = mime ? uploadProblem(mime, bytes.length) : "type";
-  if (!mime || (problem && problem !== "size")) return { mime: null, reason: "image-not-supported" };
   if (problem === "size") return { mime: null, reason: "image-too-large" };
+  if (!mime || problem) return { mime: null, reason: "image-not-supported" };
   return { mime, reason: null };
 }
 

@@ -445,11 +445,17 @@ async function checkMedia(tx: Tx, q: QuestionnaireRow, ref: AuthoringQuestionInp
   return m.id;
 }
 
-async function questionValues(tx: Tx, q: QuestionnaireRow, body: AuthoringQuestionInput, position: number) {
-  const explanation = sanitizeExplanation(body.explanation);
+/** An explanation as it is stored (sanitised); refused when nothing of it is left. */
+export function requiredExplanation(html: string): string {
+  const explanation = sanitizeExplanation(html);
   if (explanation === "") {
     throw new AppError(ErrorCode.validation, "explanationRequired: nothing of the explanation is left once sanitised");
   }
+  return explanation;
+}
+
+async function questionValues(tx: Tx, q: QuestionnaireRow, body: AuthoringQuestionInput, position: number) {
+  const explanation = requiredExplanation(body.explanation);
   return {
     type: body.type,
     text: body.text,
@@ -478,23 +484,6 @@ export async function createQuestion(
   return { questionnaire, question_id: result[0] ?? 0, versioned: false };
 }
 
-/** Several questions at the end of a questionnaire in one transaction (a question bank import). */
-export async function addQuestions(
-  clock: DbClock,
-  actor: Actor,
-  questionnaireId: number,
-  bodies: AuthoringQuestionInput[],
-): Promise<AuthoringQuestionnaire> {
-  const { questionnaire } = await write(
-    clock,
-    actor,
-    questionnaireId,
-    (tx, q) => appendQuestions(tx, q, bodies, clock.now()),
-    (ids, q) => ({ kind: "content.created", data: { item: "question", ids, questionnaire: q.id } }),
-  );
-  return questionnaire;
-}
-
 /**
  * A question bank by its categories, in one transaction: `own` at the end of the questionnaire,
  * and each category as a new draft questionnaire of the same training with its questions.
@@ -506,38 +495,22 @@ export async function addQuestionsByCategory(
   own: AuthoringQuestionInput[],
   categories: { name: string; inputs: AuthoringQuestionInput[] }[],
 ): Promise<{ questionnaire: AuthoringQuestionnaire; created: { id: number; name: string; count: number }[] }> {
+  /** Questions at the end of a questionnaire, with their audit entry. */
+  const append = async (tx: Tx, q: QuestionnaireRow, inputs: AuthoringQuestionInput[]) => {
+    const ids = await appendQuestions(tx, q, inputs, clock.now());
+    const data = { item: "question", ids, questionnaire: q.id };
+    await recordAudit(tx, { kind: "content.created", actor, facilityId: q.facilityId, data }, clock.now());
+    return ids;
+  };
   const created = await runTransaction(clock.db, async (tx) => {
     await lockForTransaction(tx, "authoringQuestionnaire", questionnaireId);
     const q = await loadQuestionnaire(tx, questionnaireId);
     assertEdit(actor, q);
-    if (own.length > 0) {
-      const ids = await appendQuestions(tx, q, own, clock.now());
-      await recordAudit(
-        tx,
-        {
-          kind: "content.created",
-          actor,
-          facilityId: q.facilityId,
-          data: { item: "question", ids, questionnaire: q.id },
-        },
-        clock.now(),
-      );
-    }
+    if (own.length > 0) await append(tx, q, own);
     const made: { id: number; name: string; count: number }[] = [];
     for (const category of categories) {
       const id = await insertQuestionnaire(tx, clock, actor, q.trainingId, category.name);
-      const row = await loadQuestionnaire(tx, id);
-      const ids = await appendQuestions(tx, row, category.inputs, clock.now());
-      await recordAudit(
-        tx,
-        {
-          kind: "content.created",
-          actor,
-          facilityId: row.facilityId,
-          data: { item: "question", ids, questionnaire: id },
-        },
-        clock.now(),
-      );
+      const ids = await append(tx, await loadQuestionnaire(tx, id), category.inputs);
       made.push({ id, name: category.name, count: ids.length });
     }
     return made;

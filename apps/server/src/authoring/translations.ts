@@ -6,13 +6,12 @@ import {
 } from "@carecampus/contract";
 import { and, asc, eq } from "drizzle-orm";
 import type { Actor } from "../access/policy";
-import { sanitizeExplanation } from "../content/service";
 import { sourceHash } from "../content/translations";
 import type { Db, Tx } from "../db/client";
 import { answers, questions, questionTranslations } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
-import { assertEdit, loadQuestionnaire, questionnaireOf, write } from "./service";
+import { assertEdit, loadQuestionnaire, questionnaireOf, requiredExplanation, write } from "./service";
 
 /*
  * A question's translations (issue 31), written by those who may edit the question: beside the
@@ -89,10 +88,7 @@ export async function saveQuestionTranslation(
       `"${lang}" is not a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,
     );
   }
-  const explanation = sanitizeExplanation(body.explanation);
-  if (explanation === "") {
-    throw new AppError(ErrorCode.validation, "explanationRequired: nothing of the explanation is left once sanitised");
-  }
+  const explanation = requiredExplanation(body.explanation);
   const { questionnaireId } = await questionnaireOf(clock.db, questionId);
   const { result } = await write(
     clock,

@@ -176,7 +176,11 @@ async function read(db: Db | Tx, generation: string): Promise<ContentView> {
     .from(questionTranslations)
     .where(eq(questionTranslations.status, "published"));
   const translationsOf = new Map<number, (typeof translationRows)[number][]>();
-  for (const t of translationRows) translationsOf.set(t.questionId, [...(translationsOf.get(t.questionId) ?? []), t]);
+  for (const t of translationRows) {
+    const list = translationsOf.get(t.questionId) ?? [];
+    list.push(t);
+    translationsOf.set(t.questionId, list);
+  }
   const questionMap = new Map<number, CachedQuestion>();
   const questionIds = new Map<number, number[]>();
   const liveByKey = new Map<string, number>();

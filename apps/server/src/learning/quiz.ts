@@ -126,7 +126,6 @@ function quizCycle(loc: Located, allowAgain: boolean, practice: boolean): number
   return practiceCycle(loc.training);
 }
 
-/** The next open question of the current round, with nothing that reveals the right answers. */
 /**
  * The question in the content language asked for: its published, current translation of the whole
  * question (content/translations.ts), else the German original — never a mix.
@@ -142,6 +141,7 @@ function inLanguage(q: CachedQuestion, lang: string) {
   };
 }
 
+/** The next open question of the current round, with nothing that reveals the right answers. */
 export async function nextQuestion(
   db: Db,
   userId: number,

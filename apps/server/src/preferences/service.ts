@@ -28,9 +28,12 @@ export async function getPreferences(
   };
 }
 
-/** The column and value a preference is stored as ("" for the content language: the interface's, null). */
+/** A content-language choice as stored and answered: "" (follow the interface language) is null. */
+const contentLanguageOf = (value: string) => (value === "" ? null : value);
+
+/** The column and value a preference is stored as. */
 function stored(patch: PreferencesPatch) {
-  if (patch.property === "content_language") return { contentLanguage: patch.value === "" ? null : patch.value };
+  if (patch.property === "content_language") return { contentLanguage: contentLanguageOf(patch.value) };
   return { [patch.property]: patch.value };
 }
 
@@ -74,6 +77,6 @@ export async function changeOwnPreferences(
     }
   }
   await updatePreferences(db, userId, patch);
-  if (patch.property === "content_language") return { ...before, content_language: patch.value || null };
+  if (patch.property === "content_language") return { ...before, content_language: contentLanguageOf(patch.value) };
   return { ...before, [patch.property]: patch.value };
 }

@@ -29,7 +29,7 @@ export async function keepCopy(user: OfflineCopy["user"], progress: UserProgress
   if (!store) return;
   const copy: OfflineCopy = { user, saved_at: new Date().toISOString(), progress };
   try {
-    await forgetCopyOfOthers(user.id);
+    // Another person's copy went at this person's login (session/store.ts): nothing to read first.
     const cache = await store.open(OFFLINE_CACHE);
     await cache.put(COPY_KEY, new Response(JSON.stringify(copy), { headers: { "content-type": "application/json" } }));
   } catch {

@@ -1,9 +1,9 @@
 import { Alert, Button } from "@mantine/core";
 import { IconCertificate, IconWifiOff } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type OfflineEntry, readCopy } from "../../offline/copy";
+import type { OfflineEntry } from "../../offline/copy";
+import { useKeptCopy } from "../../offline/useKeptCopy";
 
 /**
  * Under the login form when the server cannot be reached (issue 30): that logging in needs a
@@ -11,7 +11,8 @@ import { type OfflineEntry, readCopy } from "../../offline/copy";
  */
 export default function OfflineLogin({ offline }: { offline: boolean }) {
   const { t } = useTranslation();
-  const owner = useKeptCopyOwner();
+  const kept = useKeptCopy(true)?.copy.user;
+  const owner = kept ? `${kept.name} ${kept.surname}` : null;
   return (
     <>
       {offline && (
@@ -36,19 +37,4 @@ export default function OfflineLogin({ offline }: { offline: boolean }) {
       )}
     </>
   );
-}
-
-/** The name of the person whose certificates this device keeps. */
-function useKeptCopyOwner(): string | null {
-  const [owner, setOwner] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void readCopy().then((copy) => {
-      if (live) setOwner(copy ? `${copy.user.name} ${copy.user.surname}` : null);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return owner;
 }

@@ -10,7 +10,7 @@ import {
   IconPlus,
   IconTrash,
 } from "@tabler/icons-react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
@@ -18,6 +18,7 @@ import { call, showSuccess } from "../../api/client";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
+import { useContentLanguages } from "../../queries/content-languages";
 import { invalidateLearning } from "../../queries/learning";
 import { ImportModal } from "./ImportModal";
 import { PreviewModal } from "./PreviewModal";
@@ -43,11 +44,7 @@ export default function QuestionnaireEditorPage() {
   const [publishing, setPublishing] = useState(false);
   const [translating, setTranslating] = useState<number | null>(null);
   // Translations where the installation has content languages besides German (issue 31).
-  const languages = useQuery({
-    queryKey: ["content-languages"],
-    queryFn: () => call(api.contentLanguageList),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const languages = useContentLanguages();
   const translatable = (languages.data?.languages.length ?? 0) > 1;
   if (isError) return <NotFoundPage />;
   if (isPending) return <Skeleton h={320} />;

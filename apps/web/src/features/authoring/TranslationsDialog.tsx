@@ -27,7 +27,7 @@ import {
 import { useForm } from "@mantine/form";
 import { IconAlertTriangle } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { languageName } from "../../components/languageName";
@@ -41,26 +41,22 @@ const SET_BY_PEOPLE: TranslationStatus[] = ["draft", "reviewed", "published"];
 
 const translationsKey = (id: number) => ["authoring", "translations", id] as const;
 
-/** A content language's name in the interface's language. */
-function useLanguageName(): (code: string) => string {
-  const { i18n } = useTranslation();
-  return (code) => languageName(code, i18n.language);
-}
-
 /**
  * A question's translations beside the German original (issue 31): one content language at a
  * time, the German on the left (binding, read only), the translation on the right with its status,
  * marked when outdated (the German changed since it was written).
  */
 export function TranslationsDialog({ question, onClose }: { question: AuthoringQuestion; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   useFocusBack();
-  const languageName = useLanguageName();
   const { data } = useQuery({
     queryKey: translationsKey(question.id),
     queryFn: () => call(api.authoringQuestionTranslations, { params: { id: question.id } }),
   });
   const [chosen, setChosen] = useState<string | null>(null);
+  // The dialog opens on the translation's first field (the form comes once its data are there); a
+  // language chosen later leaves the focus on the choice.
+  const [focusFirst, setFocusFirst] = useState(true);
   const lang = chosen ?? data?.content_languages[0] ?? null;
   let body: React.ReactNode;
   if (!data) body = <Skeleton h={240} />;
@@ -79,13 +75,20 @@ export function TranslationsDialog({ question, onClose }: { question: AuthoringQ
               const state = !w
                 ? ""
                 : ` – ${w.outdated ? t("authoring.translations.outdatedShort") : t(`authoring.translations.statuses.${w.status}`)}`;
-              return { value: l, label: `${languageName(l)}${state}` };
+              return { value: l, label: `${languageName(l, i18n.language)}${state}` };
             })}
             maw={360}
             data-testid="translation-language"
           />
         )}
-        <TranslationForm key={lang} question={question} lang={lang} written={written} />
+        <TranslationForm
+          key={lang}
+          question={question}
+          lang={lang}
+          written={written}
+          focusFirst={focusFirst}
+          onFocused={() => setFocusFirst(false)}
+        />
       </Stack>
     );
   }
@@ -108,14 +111,24 @@ function TranslationForm({
   question,
   lang,
   written,
+  focusFirst,
+  onFocused,
 }: {
   question: AuthoringQuestion;
   lang: string;
   written: QuestionTranslation | undefined;
+  focusFirst: boolean;
+  onFocused: () => void;
 }) {
-  const { t } = useTranslation();
+  const firstField = useRef<HTMLTextAreaElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form first shows
+  useEffect(() => {
+    if (!focusFirst) return;
+    firstField.current?.focus();
+    onFocused();
+  }, []);
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const languageName = useLanguageName();
   const explanationLabel = useId();
   const form = useForm<Draft>({
     mode: "controlled",
@@ -148,7 +161,7 @@ function TranslationForm({
     onSuccess: (next: QuestionTranslations) => {
       queryClient.setQueryData(translationsKey(question.id), next);
       form.resetDirty();
-      showSuccess(t("authoring.translations.saved", { language: languageName(lang) }));
+      showSuccess(t("authoring.translations.saved", { language: languageName(lang, i18n.language) }));
     },
   });
   const d = form.getValues();
@@ -185,9 +198,10 @@ function TranslationForm({
           </Paper>
           <Stack gap="sm" lang={contentLanguageTag(lang)} dir={dir}>
             <Title order={3} size="h5">
-              {languageName(lang)}
+              {languageName(lang, i18n.language)}
             </Title>
             <Textarea
+              ref={firstField}
               label={t("authoring.questionText")}
               autosize
               minRows={2}

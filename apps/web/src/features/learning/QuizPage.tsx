@@ -232,8 +232,8 @@ function Quiz() {
     practice,
     SOURCE_LANGUAGE,
   );
-  const question =
-    showOriginal && original.data?.question?.id === asSent.id ? (original.data.question ?? asSent) : asSent;
+  const inGerman = original.data?.question;
+  const question = showOriginal && inGerman?.id === asSent.id ? inGerman : asSent;
   const loadingQuestion = phase === "question" && (next.isPending || next.isFetching);
 
   // An answer left on the device by a reload or an earlier visit: the question it answers is shown

@@ -1,9 +1,8 @@
-import { api, SOURCE_LANGUAGE } from "@carecampus/contract";
+import { SOURCE_LANGUAGE } from "@carecampus/contract";
 import { Card, NativeSelect, Text, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { call } from "../../api/client";
 import { languageName } from "../../components/languageName";
+import { useContentLanguages } from "../../queries/content-languages";
 
 /**
  * "Sprache der Schulungsinhalte" (issue 31): the language questions and explanations come in,
@@ -12,11 +11,7 @@ import { languageName } from "../../components/languageName";
  */
 export function ContentLanguageCard({ value, onChange }: { value: string | null; onChange: (lang: string) => void }) {
   const { t, i18n } = useTranslation();
-  const { data } = useQuery({
-    queryKey: ["content-languages"],
-    queryFn: () => call(api.contentLanguageList),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  const { data } = useContentLanguages();
   // Only where trainings come in more than German.
   if (!data || data.languages.length < 2) return null;
   return (

@@ -24,7 +24,7 @@ import {
   Title,
 } from "@mantine/core";
 import { IconChevronDown, IconChevronUp, IconWifiOff } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/call";
 import { authedUrl, freshLink } from "../../api/client";
@@ -32,8 +32,9 @@ import { settings } from "../../app/settings";
 import { CertificateHistory } from "../../components/CertificateHistory";
 import { ContentIcon } from "../../components/ContentIcon";
 import { EXPIRY_COLOURS, ExpiryBadge } from "../../components/ExpiryBadge";
-import { keptPdfs, type OfflineCopy, pdfId, readCopy } from "../../offline/copy";
+import { pdfId } from "../../offline/copy";
 import { PdfAvailabilityProvider, usePdfAvailable } from "../../offline/pdf-availability";
+import { type KeptCopyState, useKeptCopy } from "../../offline/useKeptCopy";
 import { useUserProgress } from "../../queries/learning";
 import { CredentialLink, useCredentialCertificates } from "./CredentialLink";
 
@@ -102,29 +103,6 @@ export function KeptCopy({ kept }: { kept: KeptCopyState }) {
 }
 
 const NONE = new Set<number>();
-
-/** The copy kept on this device and which of its PDFs are there, read once `wanted`. */
-export interface KeptCopyState {
-  copy: OfflineCopy;
-  pdfs: Set<string>;
-}
-
-export function useKeptCopy(wanted: boolean): KeptCopyState | null | undefined {
-  const [kept, setKept] = useState<KeptCopyState | null | undefined>(undefined);
-  useEffect(() => {
-    if (!wanted) return;
-    let live = true;
-    void (async () => {
-      const copy = await readCopy();
-      const pdfs = copy ? await keptPdfs(copy) : new Set<string>();
-      if (live) setKept(copy ? { copy, pdfs } : null);
-    })();
-    return () => {
-      live = false;
-    };
-  }, [wanted]);
-  return kept;
-}
 
 function MyProgressView({ data, credentials }: { data: UserProgress; credentials: Set<number> }) {
   const { t } = useTranslation();

@@ -5,8 +5,9 @@ import { Link, Navigate, useLocation } from "react-router";
 import { OfflineNotice } from "../../app/OfflineNotice";
 import { useOnline } from "../../app/online";
 import type { OfflineEntry } from "../../offline/copy";
+import { useKeptCopy } from "../../offline/useKeptCopy";
 import { useSession } from "../../session/store";
-import { KeptCopy, useKeptCopy } from "./MyProgress";
+import { KeptCopy } from "./MyProgress";
 
 /**
  * /offline/certificates: "my certificates" without a connection and without a session (the token
