@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 /** [name, command, lane]: lane 0 the quick checks first, then lanes 1 and 2 side by side. */
 const STEPS = [
@@ -75,18 +76,35 @@ function run([name, command], quiet) {
     const child = spawn(command, {
       shell: true,
       detached: true,
-      stdio: log ? ["ignore", out, out] : "inherit",
+      stdio: log ? ["ignore", out, out] : ["inherit", "pipe", "pipe"],
     });
+    // A printing step's output is kept as well: when it fails, its end is printed again last
+    // (the other lane's log, printed when it stops, would otherwise bury the failure).
+    const kept = [];
+    if (!log) {
+      for (const [stream, to] of [
+        [child.stdout, process.stdout],
+        [child.stderr, process.stderr],
+      ]) {
+        stream.on("data", (chunk) => {
+          to.write(chunk);
+          kept.push(chunk);
+        });
+      }
+    }
     running.add(child);
     child.on("close", (code, signal) => {
       running.delete(child);
       const seconds = (performance.now() - start) / 1000;
       const ok = code === 0;
-      times.push({ name, seconds, ok, stopped: !ok && failed !== null });
+      const stopped = !ok && failed !== null;
+      times.push({ name, seconds, ok, stopped, output: log ? null : Buffer.concat(kept).toString("utf8") });
       if (log) {
         fs.closeSync(out);
         const lines = fs.readFileSync(log, "utf8").trimEnd().split("\n");
-        const shown = ok ? lines.slice(-12) : lines;
+        // All of a failed step's output; of a passed one, or one stopped because the other lane
+        // failed, its end.
+        const shown = ok || stopped ? lines.slice(-12) : lines;
         console.log(
           `\n━━ ${name}: ${command} — ${ok ? "passed" : "FAILED"} in ${seconds.toFixed(0)} s (${log}${ok ? ", its end:" : ":"})`,
         );
@@ -165,6 +183,14 @@ console.log(
   `  ${"total".padEnd(20)} ${wall.toFixed(0).padStart(5)} s   machine CPU ${(machineCpu() - cpu).toFixed(0)} s`,
 );
 if (failed) {
+  const output = times.find((t) => t.name === failed)?.output;
+  if (output) {
+    // Playwright's and Vitest's summaries of what failed start with "  1) " or " FAIL "; else the end.
+    const lines = output.trimEnd().split("\n");
+    const start = lines.findIndex((l) => /^\s{2}1\) |^ FAIL /.test(stripVTControlCharacters(l)));
+    const shown = (start >= 0 ? lines.slice(start) : lines.slice(-80)).slice(0, 400);
+    console.error(`\n━━ ${failed}, what failed (again, from its output):\n${shown.join("\n")}`);
+  }
   console.error(`\nFailed: ${failed}`);
   process.exit(1);
 }
