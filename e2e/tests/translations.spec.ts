@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import {
   applyPreference,
@@ -51,8 +54,8 @@ const GERMAN_QUESTION = {
   media: null,
 };
 
-/** A common training with one published question in German, translated into English, Turkish and Arabic. */
-async function translatedQuestion(request: APIRequestContext): Promise<string> {
+/** A common training of a new content manager with one draft questionnaire holding the German question. */
+async function germanQuestion(request: APIRequestContext) {
   const common = await createCommonTraining(request);
   const cm = common.contentManager;
   const qn = await callApi(request, cm, "POST", "/authoring/questionnaires", {
@@ -61,6 +64,12 @@ async function translatedQuestion(request: APIRequestContext): Promise<string> {
   });
   const saved = await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/questions`, GERMAN_QUESTION);
   const question = saved.questionnaire.questions[0] as { id: number; answers: { id: number }[] };
+  return { common, cm, qn: qn.id as number, question };
+}
+
+/** A common training with one published question in German, translated into English, Turkish and Arabic. */
+async function translatedQuestion(request: APIRequestContext): Promise<string> {
+  const { common, cm, qn, question } = await germanQuestion(request);
   for (const lang of ["en", "tr", "ar"] as const) {
     const t = TRANSLATED[lang];
     await callApi(request, cm, "PUT", `/authoring/questions/${question.id}/translations/${lang}`, {
@@ -71,8 +80,8 @@ async function translatedQuestion(request: APIRequestContext): Promise<string> {
       status: "published",
     });
   }
-  await callApi(request, cm, "POST", `/authoring/questionnaires/${qn.id}/publish`);
-  return `/topic/${common.topic}/training/${common.training}/questionnaire/${qn.id}`;
+  await callApi(request, cm, "POST", `/authoring/questionnaires/${qn}/publish`);
+  return `/topic/${common.topic}/training/${common.training}/questionnaire/${qn}`;
 }
 
 /** Through the quiz's start to its question, in the interface language `ui`. */
@@ -170,22 +179,10 @@ test("a question in Arabic reads right to left, and its German original left to 
 test("a content manager writes a question's translation beside the German original; a German change outdates it @phone", async ({
   page,
 }) => {
-  const common = await createCommonTraining(page.request);
-  const cm = common.contentManager;
-  const qn = await callApi(page.request, cm, "POST", "/authoring/questionnaires", {
-    training_id: common.training,
-    name: "Händehygiene",
-  });
-  const saved = await callApi(
-    page.request,
-    cm,
-    "POST",
-    `/authoring/questionnaires/${qn.id}/questions`,
-    GERMAN_QUESTION,
-  );
-  const questionId = saved.questionnaire.questions[0].id as number;
+  const { cm, qn, question } = await germanQuestion(page.request);
+  const questionId = question.id;
 
-  await openAs(page, cm, `/authoring/questionnaire/${qn.id}`);
+  await openAs(page, cm, `/authoring/questionnaire/${qn}`);
   await page.getByRole("button", { name: exactly("de", "authoring.translations.open", { n: 1 }) }).click();
   const dialog = page.getByRole("dialog", { name: exactly("de", "authoring.translations.title") });
   await expect(dialog.getByTestId("translation-original")).toContainText(GERMAN);
@@ -223,4 +220,65 @@ test("a content manager writes a question's translation beside the German origin
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
   await expect(dialog.getByTestId("translation-outdated")).toHaveText(text("de", "authoring.translations.outdated"));
   await expectAccessible(page, "an outdated translation, dark");
+});
+
+test("a content manager downloads a training's XLIFF for the translator and brings the translated file back @phone", async ({
+  page,
+}) => {
+  const { common, cm, question } = await germanQuestion(page.request);
+  const questionId = question.id;
+
+  await openAs(page, cm, "/authoring");
+  const training = page.getByTestId("authoring-training").filter({ hasText: common.name });
+  await training.getByRole("button", { name: exactly("de", "authoring.trainingTranslations.open") }).click();
+  const dialog = page.getByRole("dialog", {
+    name: exactly("de", "authoring.trainingTranslations.title", { name: common.name }),
+  });
+  await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    dialog.getByRole("link", { name: exactly("de", "authoring.trainingTranslations.download.xliff") }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\(tr\)\.xlf$/);
+  const xliff = fs.readFileSync(await download.path(), "utf8");
+  expect(xliff).toContain('trgLang="tr"');
+  expect(xliff).toContain(`<unit id="q${questionId}"`);
+
+  // The translator fills every segment in and marks it final.
+  const turkish = TRANSLATED.tr;
+  const targets = [turkish.text, ...turkish.answers, turkish.explanation];
+  let i = 0;
+  const filled = xliff.replace(
+    /(<segment id="[^"]+") state="initial">(\s*<source[^>]*>[\s\S]*?<\/source>)/g,
+    (_m, open: string, source: string) =>
+      `${open} state="final">${source}<target>${(targets[i++] ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;")}</target>`,
+  );
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cc-xliff-")), "haende-tr.xlf");
+  fs.writeFileSync(file, filled);
+  const [chooser] = await Promise.all([
+    page.waitForEvent("filechooser"),
+    dialog.getByRole("button", { name: exactly("de", "authoring.trainingTranslations.choose") }).click(),
+  ]);
+  await chooser.setFiles(file);
+  const heading = dialog.getByRole("heading", {
+    name: exactly("de", "authoring.trainingTranslations.will", { count: 1 }),
+  });
+  await expect(heading).toBeFocused();
+  await expectAccessible(page, "the translation file's preview");
+  await expectNoSidewaysScroll(page, "the translation file's preview");
+  await applyPreference(page, "theme", "dark");
+  await expectAccessible(page, "the translation file's preview, dark");
+  // Nothing is written before the author applies it.
+  expect(
+    (await callApi(page.request, cm, "GET", `/authoring/questions/${questionId}/translations`)).translations,
+  ).toEqual([]);
+  await dialog
+    .getByRole("button", { name: exactly("de", "authoring.trainingTranslations.apply", { count: 1 }) })
+    .click();
+  await expect(page.getByText(text("de", "authoring.trainingTranslations.done", { count: 1 }))).toBeVisible();
+  await expect(dialog).toBeHidden();
+  const written = await callApi(page.request, cm, "GET", `/authoring/questions/${questionId}/translations`);
+  expect(written.translations).toEqual([
+    expect.objectContaining({ lang: "tr", status: "published", outdated: false, text: turkish.text }),
+  ]);
 });

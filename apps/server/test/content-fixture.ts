@@ -137,9 +137,9 @@ export interface FixtureIds {
   qn2: number;
 }
 
-/** Imports the fixture package (writeFixture) into `db` and names what the tests use, by id. */
-export async function importFixture(db: Db): Promise<FixtureIds> {
-  await importPackage(db, loadPackage(writeFixture()));
+/** Imports the fixture package (writeFixture, or `dir`) into `db` and names what the tests use, by id. */
+export async function importFixture(db: Db, dir = writeFixture()): Promise<FixtureIds> {
+  await importPackage(db, loadPackage(dir));
   const [t] = await db.select().from(trainings).where(eq(trainings.key, "haende"));
   const [p] = await db.select().from(trainings).where(eq(trainings.key, "kurs"));
   const qns = await db
@@ -186,3 +186,16 @@ export async function passQuestionnaire(
   }
   throw new Error("the questionnaire never finished");
 }
+
+/** A question in German as the editor sends it, to translate (issue 31's tests). */
+export const HAND_RUB_QUESTION = {
+  type: "single",
+  text: "Wie lange reiben Sie die Hände mit Desinfektionsmittel ein?",
+  answers: [
+    { text: "30 Sekunden", correct: true },
+    { text: "5 Sekunden", correct: false },
+  ],
+  explanation: "<p>Mindestens 30 Sekunden, bis die Hände trocken sind.</p>",
+  hint: "Zählen Sie mit.",
+  media: null,
+};

@@ -35,6 +35,12 @@ export const apiTable = {
   authoringQuestionSave: { method: "PUT", path: "/authoring/questions/:id" },
   authoringQuestionTranslations: { method: "GET", path: "/authoring/questions/:id/translations" },
   authoringQuestionTranslationSave: { method: "PUT", path: "/authoring/questions/:id/translations/:lang" },
+  authoringTrainingTranslationsExport: {
+    method: "GET",
+    path: "/authoring/trainings/:id/translations",
+    kind: "download",
+  },
+  authoringTrainingTranslationsImport: { method: "POST", path: "/authoring/trainings/:id/translations" },
   authoringQuestionDelete: { method: "DELETE", path: "/authoring/questions/:id" },
   authoringMediaUpload: { method: "POST", path: "/authoring/media" },
   authoringTopicCreate: { method: "POST", path: "/authoring/topics" },

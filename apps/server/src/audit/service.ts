@@ -20,6 +20,7 @@ import { type Actor, assertMay, facilityScope } from "../access/policy";
 import type { Db } from "../db/client";
 import { auditLog, facilities } from "../db/schema";
 import { AppError } from "../errors";
+import { csvField } from "../http/csv";
 import { verifyAuditChain } from "./record";
 
 /*
@@ -129,17 +130,6 @@ const LOCALES: Record<Language, { csv: CsvTexts; kind: KindNames }> = {
   es: es.audit,
   br: br.audit,
 };
-
-/**
- * A CSV field: quoted when it holds the separator, a quote or a line break; a text a spreadsheet
- * would run as a formula (=, +, -, @, tab, carriage return first) gets a leading apostrophe (OWASP).
- */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  let s = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[;"\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** At most this many entries in one file: the trail of years of a large installation stays a file a spreadsheet opens. */
 export const AUDIT_CSV_MAX_ROWS = 100_000;

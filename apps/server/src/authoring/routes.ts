@@ -1,6 +1,7 @@
-import { endpoints, UPLOAD_MAX_BYTES } from "@carecampus/contract";
+import { endpoints, TRANSLATION_FILE_MAX_BYTES, UPLOAD_MAX_BYTES } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { dbClock, limitDeps } from "../deps";
+import { attachment } from "../http/attachment";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import { consumeUpload } from "../security/limits";
@@ -19,6 +20,7 @@ import {
   saveTopic,
   saveTraining,
 } from "./service";
+import { exportTrainingTranslations, importTrainingTranslations } from "./training-translations";
 import { questionTranslationsFor, saveQuestionTranslation } from "./translations";
 
 /** Authoring (issue 16): questionnaires, questions, topics and trainings written in the app. */
@@ -58,6 +60,48 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
       request.body,
       app.deps.config.contentLanguages,
     ),
+  );
+  // A training's translations as a file for translators: a download (the token in the query) and
+  // the file sent back as the raw body, XLIFF or CSV text.
+  route(
+    app,
+    endpoints.authoringTrainingTranslationsExport,
+    { onRequest: authenticate({ queryToken: true }) },
+    async (request, reply) => {
+      const { lang, format } = request.query;
+      const file = await exportTrainingTranslations(
+        db,
+        actorOf(request),
+        request.params.id,
+        lang,
+        format,
+        app.deps.config.contentLanguages,
+      );
+      await reply
+        .type(file.contentType)
+        .header("content-disposition", attachment(file.filename))
+        .header("cache-control", "private, no-store")
+        .send(Buffer.from(file.body, "utf8") as never);
+    },
+  );
+  app.addContentTypeParser(
+    ["application/xliff+xml", "application/xml", "text/xml", "text/csv", "text/plain"],
+    { parseAs: "buffer", bodyLimit: TRANSLATION_FILE_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  route(
+    app,
+    endpoints.authoringTrainingTranslationsImport,
+    { onRequest: authenticate(), bodyLimit: TRANSLATION_FILE_MAX_BYTES },
+    (request) =>
+      importTrainingTranslations(
+        clock(),
+        actorOf(request),
+        request.params.id,
+        request.query,
+        request.body,
+        app.deps.config.contentLanguages,
+      ),
   );
   route(app, endpoints.authoringQuestionDelete, user, (request) =>
     deleteQuestion(clock(), actorOf(request), request.params.id),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FixtureIds, importFixture, passQuestionnaire } from "../../test/content-fixture";
+import { type FixtureIds, HAND_RUB_QUESTION, importFixture, passQuestionnaire } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
 
 /*
@@ -25,17 +25,7 @@ const call = (token: string, method: Method, url: string, payload?: unknown) =>
   });
 const learning = () => `/progress/topics/${ids.topic}/trainings/${ids.training}/questionnaires/${qn}/questions`;
 
-const GERMAN = {
-  type: "single",
-  text: "Wie lange reiben Sie die Hände mit Desinfektionsmittel ein?",
-  answers: [
-    { text: "30 Sekunden", correct: true },
-    { text: "5 Sekunden", correct: false },
-  ],
-  explanation: "<p>Mindestens 30 Sekunden, bis die Hände trocken sind.</p>",
-  hint: "Zählen Sie mit.",
-  media: null,
-};
+const GERMAN = HAND_RUB_QUESTION;
 const translation = (lang: "en" | "tr" | "pl", status = "published") => {
   const t = {
     en: ["How long do you rub your hands with disinfectant?", "30 seconds", "5 seconds", "At least 30 seconds."],

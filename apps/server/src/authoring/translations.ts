@@ -59,6 +59,16 @@ async function listed(db: Db | Tx, questionId: number, contentLanguages: string[
   };
 }
 
+/** 400 unless `lang` is one of the installation's content languages (CONTENT_LANGUAGES). */
+export function assertContentLanguage(lang: string, contentLanguages: string[]): void {
+  if (!contentLanguages.includes(lang)) {
+    throw new AppError(
+      ErrorCode.validation,
+      `"${lang}" is not a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,
+    );
+  }
+}
+
 export async function questionTranslationsFor(
   clock: DbClock,
   actor: Actor,
@@ -82,12 +92,7 @@ export async function saveQuestionTranslation(
   body: QuestionTranslationWrite,
   contentLanguages: string[],
 ): Promise<QuestionTranslations> {
-  if (!contentLanguages.includes(lang)) {
-    throw new AppError(
-      ErrorCode.validation,
-      `"${lang}" is not a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,
-    );
-  }
+  assertContentLanguage(lang, contentLanguages);
   const explanation = requiredExplanation(body.explanation);
   const { questionnaireId } = await questionnaireOf(clock.db, questionId);
   const { result } = await write(

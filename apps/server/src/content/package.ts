@@ -3,12 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   COLOR_PATTERN,
+  CONTENT_LANGUAGE_PATTERN,
   CONTENT_LIMITS,
   mediaTypeOfFile,
   normalizeLegalBasis,
   QUESTION_MEDIA_TYPES,
   QUESTION_TYPES,
   questionProblems,
+  SOURCE_LANGUAGE,
   WIKI_LINK_PATTERN,
 } from "@carecampus/contract";
 import { z } from "zod";
@@ -119,6 +121,47 @@ export const TrainingFile = z
   });
 
 export type TrainingFile = z.output<typeof TrainingFile>;
+
+/**
+ * translations/<lang>/<training>.yaml: a training's questions in another language (issue 31), by
+ * the keys of the German; the answers in the German order. Imported as published translations of
+ * the German as the package has it.
+ */
+const TranslationFile = z
+  .object({
+    training: Key,
+    questionnaires: z.array(
+      z
+        .object({
+          key: z.union([z.string(), z.number()]).transform(String).pipe(Key),
+          questions: z.array(
+            z
+              .object({
+                key: Key,
+                text: z.string().trim().min(1).max(L.questionText),
+                answers: z.array(z.string().trim().min(1).max(L.answerText)),
+                explanation: z.string().trim().min(1).max(L.explanation),
+                hint: z.string().trim().max(L.hint).optional(),
+              })
+              .strict(),
+          ),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** A question of the package in another language. */
+export interface PackageTranslation {
+  lang: string;
+  training: string;
+  questionnaire: string;
+  question: string;
+  text: string;
+  answers: string[];
+  explanation: string;
+  hint: string | null;
+}
 export type TopicEntry = z.output<typeof TopicsFile>["topics"][number];
 
 export interface MediaFile {
@@ -139,6 +182,8 @@ export interface ContentPackage {
   tutorial: TutorialPageFile[];
   /** The common pages of the wiki (wiki/), empty without the folder. */
   wiki: WikiPackageTopic[];
+  /** Questions in other languages (translations/), empty without the folder. */
+  translations: PackageTranslation[];
 }
 
 export class ContentError extends Error {
@@ -173,6 +218,74 @@ function readMedia(
     }
   }
   return { kind, name, mime, data, sha256: crypto.createHash("sha256").update(data).digest("hex") };
+}
+
+/** translations/<lang>/<training>.yaml, each checked against the German training it translates. */
+function loadTranslations(dir: string, trainings: TrainingFile[], problems: string[]): PackageTranslation[] {
+  const root = path.join(dir, "translations");
+  if (!fs.existsSync(root)) return [];
+  const out: PackageTranslation[] = [];
+  for (const lang of fs.readdirSync(root).sort()) {
+    if (!CONTENT_LANGUAGE_PATTERN.test(lang) || lang === SOURCE_LANGUAGE) {
+      problems.push(`translations/${lang}: not a language code other than de (e.g. en, tr, pl)`);
+      continue;
+    }
+    for (const f of fs.readdirSync(path.join(root, lang)).sort()) {
+      const file = `translations/${lang}/${f}`;
+      if (!f.endsWith(".yaml")) {
+        problems.push(`${file}: translation files are .yaml files named after their training`);
+        continue;
+      }
+      const parsed = TranslationFile.safeParse(readYaml(dir, file, problems));
+      if (!parsed.success) {
+        problems.push(...issues(file, parsed.error));
+        continue;
+      }
+      const t = parsed.data;
+      const german = trainings.find((g) => g.key === t.training);
+      if (`${t.training}.yaml` !== f) problems.push(`${file}: training: must equal the file name (${f.slice(0, -5)})`);
+      if (!german) {
+        problems.push(`${file}: training: no training ${t.training} in trainings/`);
+        continue;
+      }
+      for (const [qi, qn] of t.questionnaires.entries()) {
+        const gqn = german.questionnaires.find((g) => g.key === qn.key);
+        if (!gqn) {
+          problems.push(
+            `${file}: questionnaires.${qi}.key: no questionnaire ${qn.key} in trainings/${german.key}.yaml`,
+          );
+          continue;
+        }
+        for (const [i, q] of qn.questions.entries()) {
+          const at = `${file}: questionnaires.${qi}.questions.${i}`;
+          const gq = gqn.questions.find((g) => g.key === q.key);
+          if (!gq) {
+            problems.push(`${at}.key: no question ${q.key} in questionnaire ${qn.key}`);
+            continue;
+          }
+          if (q.answers.length !== gq.answers.length) {
+            problems.push(`${at}.answers: ${q.answers.length} answers for the German's ${gq.answers.length}`);
+            continue;
+          }
+          if (q.hint !== undefined && gq.hint === undefined) {
+            problems.push(`${at}.hint: the German question has no hint`);
+            continue;
+          }
+          out.push({
+            lang,
+            training: german.key,
+            questionnaire: qn.key,
+            question: q.key,
+            text: q.text,
+            answers: q.answers,
+            explanation: q.explanation,
+            hint: q.hint ?? null,
+          });
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** Reads and validates a whole package; every problem is collected and reported at once. */
@@ -282,6 +395,7 @@ export function loadPackage(dir: string): ContentPackage {
     if (seenTrainings.has(t.key)) problems.push(`trainings/${t.key}.yaml: key: duplicate training key`);
     seenTrainings.add(t.key);
   }
+  const translations = loadTranslations(dir, trainings, problems);
   const tutorial = loadTutorial(dir, problems);
   media.push(...tutorial.images);
   const wiki = loadWiki(dir, problems);
@@ -295,7 +409,16 @@ export function loadPackage(dir: string): ContentPackage {
   }
   if (problems.length > 0 || !pkg.success)
     throw new ContentError(problems.length ? problems : ["package.yaml: invalid"]);
-  return { version: pkg.data.version, title: pkg.data.title, topics, trainings, media, tutorial: tutorial.pages, wiki };
+  return {
+    version: pkg.data.version,
+    title: pkg.data.title,
+    topics,
+    trainings,
+    media,
+    tutorial: tutorial.pages,
+    wiki,
+    translations,
+  };
 }
 
 /** Compares dotted version numbers: negative, zero or positive. */

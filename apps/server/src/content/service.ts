@@ -1,14 +1,25 @@
 import { EXPLANATION_TAGS, LINK_ATTRIBUTES } from "@carecampus/contract";
-import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import sanitizeHtml from "sanitize-html";
 import { recordAudit } from "../audit/record";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
-import { appMeta, media, questionnaires, questions, topics, trainings, tutorialPages } from "../db/schema";
+import {
+  answers,
+  appMeta,
+  media,
+  questionnaires,
+  questions,
+  questionTranslations,
+  topics,
+  trainings,
+  tutorialPages,
+} from "../db/schema";
 import { runTransaction } from "../db/transaction";
 import { mediaStore } from "../storage/store";
 import { importWiki } from "../wiki/import";
-import { ContentError, type ContentPackage, compareVersions } from "./package";
+import { ContentError, type ContentPackage, compareVersions, type PackageTranslation } from "./package";
+import { sourceHash } from "./translations";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
 
 const VERSION_KEY = "content_version";
@@ -43,6 +54,8 @@ export interface ImportResult {
   wikiRevisions: number;
   /** Answered questions whose meaning changed: written as new versions. */
   newVersions: number;
+  /** Questions' translations the package brings (translations/), written as published. */
+  translations: number;
 }
 
 async function idByKey(tx: Tx, table: typeof topics | typeof trainings, key: string): Promise<number> {
@@ -66,6 +79,52 @@ const keepsLiveTrainings = sql`not exists (select 1 from ${trainings} t where t.
  * meanwhile (migration 0016 holds no row for the whole import); a deadlock with one of them runs
  * the import once more (db/transaction.ts).
  */
+/**
+ * A package question's translations (translations/), published for its German as just saved:
+ * the answers by the German's order. A translation written in the app (it has an author) is app
+ * content and stays as it is.
+ */
+async function savePackageTranslations(
+  tx: Tx,
+  questionId: number,
+  list: PackageTranslation[],
+  now: Date,
+): Promise<number> {
+  if (list.length === 0) return 0;
+  const [q] = await tx
+    .select({ text: questions.text, explanation: questions.explanation, hint: questions.hint })
+    .from(questions)
+    .where(eq(questions.id, questionId));
+  if (!q) return 0;
+  const live = await tx
+    .select({ id: answers.id, text: answers.text })
+    .from(answers)
+    .where(and(eq(answers.questionId, questionId), eq(answers.retired, false)))
+    .orderBy(asc(answers.position), asc(answers.id));
+  const hash = sourceHash({ ...q, answers: live });
+  for (const t of list) {
+    const values = {
+      text: t.text,
+      answers: live.map((a, i) => ({ id: a.id, text: t.answers[i] ?? "" })),
+      explanation: sanitizeExplanation(t.explanation),
+      hint: q.hint === null ? null : t.hint,
+      status: "published",
+      sourceHash: hash,
+      updatedAt: now,
+      updatedBy: null,
+    };
+    await tx
+      .insert(questionTranslations)
+      .values({ questionId, lang: t.lang, ...values })
+      .onConflictDoUpdate({
+        target: [questionTranslations.questionId, questionTranslations.lang],
+        set: values,
+        setWhere: isNull(questionTranslations.updatedBy),
+      });
+  }
+  return list.length;
+}
+
 export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new Date()): Promise<ImportResult> {
   return runTransaction(db, async (tx) => {
     // One importer at a time, also across processes sharing a PostgreSQL.
@@ -80,7 +139,13 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
       wikiPages: pkg.wiki.reduce((n, t) => n + t.pages.length, 0),
       wikiRevisions: 0,
       newVersions: 0,
+      translations: 0,
     };
+    const translated = new Map<string, PackageTranslation[]>();
+    for (const t of pkg.translations) {
+      const key = `${t.training}/${t.questionnaire}/${t.question}`;
+      translated.set(key, [...(translated.get(key) ?? []), t]);
+    }
     if (previous !== null) {
       const cmp = compareVersions(pkg.version, previous);
       if (cmp === 0) return { status: "unchanged", version: previous, previous, ...counts };
@@ -208,6 +273,12 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
           );
           questionIds.push(saved.id);
           if (saved.versioned) counts.newVersions += 1;
+          counts.translations += await savePackageTranslations(
+            tx,
+            saved.id,
+            translated.get(`${t.key}/${qn.key}/${q.key}`) ?? [],
+            now,
+          );
         }
         // Gone from the package: retired. Questions written in the app stay (and superseded
         // versions are retired already).

@@ -14,7 +14,10 @@ import {
   QuestionTranslations,
   QuestionTranslationWrite,
   TopicWrite,
+  TrainingTranslationsExportQuery,
+  TrainingTranslationsImportQuery,
   TrainingWrite,
+  TranslationImportReport,
 } from "../schemas/authoring";
 import { IdParams } from "../schemas/common";
 import { AUTHED, type EndpointSpec, WRITES } from "./common";
@@ -133,6 +136,28 @@ export const authoringEndpoints = {
     tags: ["authoring"],
     description:
       "Writes a question's translation into a content language: the text, every live answer by its id, the explanation (stored sanitised), the hint and the status. It translates the German text as it is now; learners see it once it is published, for as long as the German does not change. A language that is not a content language, or answers that are not exactly the question's, are 400.",
+  },
+  authoringTrainingTranslationsExport: {
+    method: "GET",
+    path: "/authoring/trainings/:id/translations",
+    params: IdParams,
+    query: TrainingTranslationsExportQuery,
+    kind: "download",
+    errors: AUTHED,
+    tags: ["authoring"],
+    description:
+      "For translators: the training's questions the caller may edit, with their German text and the translation into `lang` as far as there is one, as XLIFF 2.0 (`format=xliff`) or as CSV (`format=csv`, UTF-8 with BOM, semicolons: one row per text). Each question is a unit `q<id>` carrying the version of the German it shows; an outdated translation comes as a draft to revise.",
+  },
+  authoringTrainingTranslationsImport: {
+    method: "POST",
+    path: "/authoring/trainings/:id/translations",
+    params: IdParams,
+    query: TrainingTranslationsImportQuery,
+    response: TranslationImportReport,
+    errors: [...WRITES, 413, 415],
+    tags: ["authoring"],
+    description:
+      "Imports a translation file made by the export (the raw body: `application/xliff+xml` or `text/csv`), matched by question id and version, in one transaction: names what it changed and what it refused — a unit whose German changed since (outdated source), an unknown id, broken markup, a half-translated or invalid unit — and leaves those as they were. `dry_run=true` answers the same without writing. A file that is not such a file is 400 and changes nothing.",
   },
   authoringQuestionDelete: {
     method: "DELETE",

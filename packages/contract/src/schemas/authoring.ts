@@ -333,3 +333,66 @@ export const QuestionTranslations = z
   })
   .meta({ id: "QuestionTranslations" });
 export type QuestionTranslations = z.infer<typeof QuestionTranslations>;
+
+/* ---------- a training's translations as a file for translators (issue 31) ---------- */
+
+/** XLIFF 2.0 for translation tools, CSV (UTF-8, semicolons) for a spreadsheet. */
+export const TRANSLATION_FILE_FORMATS = ["xliff", "csv"] as const;
+export type TranslationFileFormat = (typeof TRANSLATION_FILE_FORMATS)[number];
+
+/** A translation file is text: at most 10 MiB. */
+export const TRANSLATION_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const TrainingTranslationsExportQuery = z
+  .object({ lang: LanguageCode, format: z.enum(TRANSLATION_FILE_FORMATS), token: z.string().optional() })
+  .strict();
+export type TrainingTranslationsExportQuery = z.infer<typeof TrainingTranslationsExportQuery>;
+
+export const TrainingTranslationsImportQuery = z
+  .object({
+    lang: LanguageCode,
+    format: z.enum(TRANSLATION_FILE_FORMATS),
+    /** true: say what the import would do, write nothing. */
+    dry_run: z.enum(["true", "false"]).optional(),
+  })
+  .strict();
+export type TrainingTranslationsImportQuery = z.infer<typeof TrainingTranslationsImportQuery>;
+
+/**
+ * Why a unit (one question) of a translation file was not taken: its id is not a question of the
+ * training the caller may edit; the German changed since the file was made (its version differs);
+ * the explanation's markup is broken; some fields are translated and others not; or a text is
+ * too long or a status unknown.
+ */
+export const TRANSLATION_IMPORT_REFUSALS = [
+  "unknown-id",
+  "outdated-source",
+  "broken-markup",
+  "incomplete",
+  "invalid",
+] as const;
+export type TranslationImportRefusal = (typeof TRANSLATION_IMPORT_REFUSALS)[number];
+
+export const TranslationImportReport = z
+  .object({
+    dry_run: z.boolean(),
+    lang: z.string(),
+    format: z.enum(TRANSLATION_FILE_FORMATS),
+    /** The questions whose translation the import writes (or would write), with the status it gets. */
+    changed: z.array(z.object({ question_id: z.number().int(), status: z.enum(TRANSLATION_STATUSES) })),
+    /** Units whose translation is already as the file has it. */
+    unchanged: z.number().int(),
+    /** Units without any translated text: left as they are. */
+    empty: z.number().int(),
+    refused: z.array(
+      z.object({
+        /** The unit's id in the file (q<question id>). */
+        unit: z.string(),
+        question_id: z.number().int().nullable(),
+        reason: z.enum(TRANSLATION_IMPORT_REFUSALS),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "TranslationImportReport" });
+export type TranslationImportReport = z.infer<typeof TranslationImportReport>;

@@ -15,17 +15,20 @@ import {
   Title,
 } from "@mantine/core";
 import { type GetInputPropsReturnType, useForm } from "@mantine/form";
-import { IconPencil, IconPlus } from "@tabler/icons-react";
+import { IconLanguage, IconPencil, IconPlus } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, lazy, type ReactNode, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { call, showSuccess } from "../../api/client";
 import { ContentIcon } from "../../components/ContentIcon";
 import { PageHeader } from "../../components/PageHeader";
 import { useFocusBack } from "../../components/useFocusBack";
+import { useContentLanguages } from "../../queries/content-languages";
 import { invalidateLearning } from "../../queries/learning";
 import { authoringKeys, useAuthoringTree } from "./queries";
+
+const TrainingTranslationsModal = lazy(() => import("./TrainingTranslationsModal"));
 
 type Topic = AuthoringTree["topics"][number];
 type Training = Topic["trainings"][number];
@@ -234,6 +237,9 @@ export default function AuthoringPage() {
   const [newIn, setNewIn] = useState<Training | null>(null);
   const [topicEdit, setTopicEdit] = useState<Topic | "new" | null>(null);
   const [trainingEdit, setTrainingEdit] = useState<{ topicId: number; training: Training | null } | null>(null);
+  const [translating, setTranslating] = useState<Training | null>(null);
+  // Translation files only where the installation has content languages besides German.
+  const translatable = (useContentLanguages().data?.languages ?? []).some((l) => l !== "de");
   if (isPending || !data) return <Skeleton h={320} />;
   const mayAdd = data.edits_common || data.facility_id !== null;
   return (
@@ -300,6 +306,16 @@ export default function AuthoringPage() {
                           {t("authoring.editTraining")}
                         </Button>
                       )}
+                      {translatable && training.questionnaires.some((q) => q.editable) && (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          leftSection={<IconLanguage size={14} aria-hidden />}
+                          onClick={() => setTranslating(training)}
+                        >
+                          {t("authoring.trainingTranslations.open")}
+                        </Button>
+                      )}
                       {mayAdd && !training.passive && (
                         <Button
                           size="compact-sm"
@@ -350,6 +366,11 @@ export default function AuthoringPage() {
         ))}
       </Stack>
       {newIn && <NewQuestionnaire training={newIn} onClose={() => setNewIn(null)} />}
+      {translating && (
+        <Suspense fallback={null}>
+          <TrainingTranslationsModal training={translating} onClose={() => setTranslating(null)} />
+        </Suspense>
+      )}
       {topicEdit && <TopicModal topic={topicEdit === "new" ? null : topicEdit} onClose={() => setTopicEdit(null)} />}
       {trainingEdit && (
         <TrainingModal

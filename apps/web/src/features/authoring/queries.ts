@@ -1,15 +1,13 @@
 import {
   type AuthoringMediaResult,
   api,
-  ErrorCode,
   endpointUrl,
-  isErrorBody,
   UPLOAD_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
 } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
-import { ApiError, call } from "../../api/client";
-import { sessionStore } from "../../session/store";
+import { call } from "../../api/client";
+import { postFile } from "../../api/file-upload";
 
 export const authoringKeys = {
   tree: ["authoring", "tree"] as const,
@@ -32,20 +30,7 @@ export function mediaProblem(file: Pick<File, "type" | "size">): "type" | "size"
   return file.size > limit ? "size" : null;
 }
 
-/** POST /api/authoring/media with the file as the body (the typed `call` sends JSON only). */
-export async function uploadQuestionMedia(file: File): Promise<AuthoringMediaResult> {
-  const token = sessionStore.get().session?.token;
-  const headers: Record<string, string> = { accept: "application/json", "content-type": file.type };
-  if (token) headers.authorization = `Bearer ${token}`;
-  let res: Response;
-  try {
-    res = await fetch(endpointUrl(api.authoringMediaUpload, {}), { method: "POST", headers, body: file });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  const data: unknown = await res.json().catch(() => null);
-  if (res.ok) return data as AuthoringMediaResult;
-  const body = isErrorBody(data) ? data : null;
-  if (res.status === 401 || body?.error_code === ErrorCode.sessionExpired) sessionStore.clear();
-  throw new ApiError(res.status, body);
+/** POST /api/authoring/media with the file as the body and its type. */
+export function uploadQuestionMedia(file: File): Promise<AuthoringMediaResult> {
+  return postFile(endpointUrl(api.authoringMediaUpload, {}), file, file.type);
 }
