@@ -114,10 +114,11 @@ export default defineConfig({
   webServer: [
     {
       // Tokens live 40 s here, so a test can watch the client refresh one (spec §9); trainings may
-      // also come in Turkish and Arabic, languages the interface does not speak (translations.spec). External
+      // also come in Turkish and Arabic, languages the interface does not speak, with a machine's
+      // suggestions from the translation test peer (translations.spec). External
       // courses come from the reference partner (the test peer) on a free port; its demo courses
       // belong to two demo trainings, the others show 'no external trainings'.
-      command: `node serve.mjs ${MAIN} ${LANGS} CONTENT_LANGUAGES=en,fr,es,br,tr,ar TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
+      command: `node serve.mjs ${MAIN} ${LANGS} CONTENT_LANGUAGES=en,fr,es,br,tr,ar TRANSLATION_PEER=true TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
       url: `http://127.0.0.1:${MAIN}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

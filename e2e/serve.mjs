@@ -31,6 +31,15 @@ if (env.WEB_DIST_COPY === "true") {
   fs.cpSync(path.join(root, "apps/web/dist"), webCopy, { recursive: true });
   env.WEB_DIST = webCopy;
 }
+// TRANSLATION_PEER=true: the machine translation test peer (LibreTranslate's protocol, fake
+// translations) runs in this process, and the server uses it for its suggestions (issue 31).
+let peer;
+if (env.TRANSLATION_PEER === "true") {
+  const { startTranslationPeer } = await import("../apps/server/test/translation-peer.mjs");
+  peer = await startTranslationPeer();
+  env.MACHINE_TRANSLATION_URL = peer.url;
+}
+delete env.TRANSLATION_PEER;
 // The bundle `npm start` runs (npm run e2e builds it first): the tests see what users get.
 const child = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.mjs"], {
   cwd: root,
@@ -43,5 +52,6 @@ process.on("SIGINT", stop);
 child.on("exit", (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (webCopy) fs.rmSync(webCopy, { recursive: true, force: true });
+  if (peer) void peer.close();
   process.exit(code ?? 0);
 });

@@ -282,3 +282,30 @@ test("a content manager downloads a training's XLIFF for the translator and brin
     expect.objectContaining({ lang: "tr", status: "published", outdated: false, text: turkish.text }),
   ]);
 });
+
+test("a content manager asks the machine for a suggestion, which learners do not see until published @phone", async ({
+  page,
+}) => {
+  const { cm, qn, question } = await germanQuestion(page.request);
+  await openAs(page, cm, `/authoring/questionnaire/${qn}`);
+  await page.getByRole("button", { name: exactly("de", "authoring.translations.open", { n: 1 }) }).click();
+  const dialog = page.getByRole("dialog", { name: exactly("de", "authoring.translations.title") });
+  const questionField = dialog.getByRole("textbox", { name: text("de", "authoring.questionText") });
+  await expect(questionField).toBeFocused();
+  await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  await dialog.getByRole("button", { name: exactly("de", "authoring.translations.suggest") }).click();
+  // The test peer's "translation": the language in brackets before the German.
+  await expect(page.getByText(text("de", "authoring.translations.suggested", { count: 4 }))).toBeVisible();
+  await expect(questionField).toHaveValue(`[tr] ${GERMAN}`);
+  await expect(questionField).toBeFocused();
+  await expect(dialog.getByRole("textbox", { name: text("de", "authoring.answerN", { n: 1 }) })).toHaveValue(
+    "[tr] Mindestens 30 Sekunden",
+  );
+  await expect(dialog.getByTestId("explanation-editor")).toContainText("[tr] Mindestens 30 Sekunden, bis die Hände");
+  await expect(
+    dialog.getByRole("radio", { name: text("de", "authoring.translations.statuses.machine") }),
+  ).toBeChecked();
+  await expectAccessible(page, "a machine's suggestion in the translation editor");
+  const written = await callApi(page.request, cm, "GET", `/authoring/questions/${question.id}/translations`);
+  expect(written.translations).toEqual([expect.objectContaining({ lang: "tr", status: "machine" })]);
+});

@@ -176,6 +176,10 @@ const EnvSchema = z.object({
       }
       return map;
     }),
+  /** Issue 31: a machine translation service for suggestions (LibreTranslate's protocol); unset: none. */
+  MACHINE_TRANSLATION_URL: z.preprocess((v) => (v === "" ? undefined : v), z.string().url().optional()),
+  MACHINE_TRANSLATION_API_KEY: z.string().default(""),
+  MACHINE_TRANSLATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Demo only: start the reference partner (the test peer, partner-peer/) inside this process. */
   PARTNER_PEER: flag(false),
   PARTNER_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -243,6 +247,8 @@ export interface Config {
    * one the interface does not speak (tr, pl, uk, ar).
    */
   contentLanguages: string[];
+  /** MACHINE_TRANSLATION_URL and its key and timeout: the service that suggests translations; null: none. */
+  machineTranslation: MachineTranslationConfig | null;
   /**
    * TIME_ZONE (default Europe/Berlin): the zone every calendar day is counted in, never the
    * process's TZ (ARCHITECTURE decision 16). Also served to the browser as a runtime setting.
@@ -263,6 +269,14 @@ export interface Config {
 }
 
 /** The partner of external courses (README "External courses"); its secret never leaves the server. */
+/** The machine translation service (issue 31, authoring/machine-translation.ts). */
+export interface MachineTranslationConfig {
+  /** Its base address, without a trailing slash. */
+  url: string;
+  apiKey: string | null;
+  timeoutMs: number;
+}
+
 export interface PartnerConfig {
   /** The partner's API base, server to server (EXTERNAL_COURSES_URL). */
   url: string;
@@ -381,6 +395,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionYears: e.RETENTION_YEARS,
     webDist: path.resolve(e.WEB_DIST ?? serverPath("../web/dist")),
     contentLanguages,
+    machineTranslation: e.MACHINE_TRANSLATION_URL
+      ? {
+          url: e.MACHINE_TRANSLATION_URL.replace(/\/+$/, ""),
+          apiKey: e.MACHINE_TRANSLATION_API_KEY || null,
+          timeoutMs: e.MACHINE_TRANSLATION_TIMEOUT_MS,
+        }
+      : null,
     timeZone: settings["time-zone"],
     settings,
     partner: e.EXTERNAL_COURSES_URL

@@ -35,6 +35,7 @@ export const apiTable = {
   authoringQuestionSave: { method: "PUT", path: "/authoring/questions/:id" },
   authoringQuestionTranslations: { method: "GET", path: "/authoring/questions/:id/translations" },
   authoringQuestionTranslationSave: { method: "PUT", path: "/authoring/questions/:id/translations/:lang" },
+  authoringQuestionTranslationSuggest: { method: "POST", path: "/authoring/questions/:id/translations/:lang/suggest" },
   authoringTrainingTranslationsExport: {
     method: "GET",
     path: "/authoring/trainings/:id/translations",

@@ -34,6 +34,10 @@ export const ErrorCode = {
   busy: 1108,
   /** The installation's stored media would pass MEDIA_QUOTA_MB: delete media or raise the quota. */
   mediaQuotaExceeded: 1109,
+  /** A machine's translation suggestion was asked for, but the installation has no service (MACHINE_TRANSLATION_URL). */
+  machineTranslationOff: 1110,
+  /** The machine translation service did not answer, too late or with garbage. */
+  machineTranslationUnavailable: 1111,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -67,6 +71,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.partnerUnavailable]: 502,
   [ErrorCode.busy]: 503,
   [ErrorCode.mediaQuotaExceeded]: 413,
+  [ErrorCode.machineTranslationOff]: 409,
+  [ErrorCode.machineTranslationUnavailable]: 502,
 };
 
 /**

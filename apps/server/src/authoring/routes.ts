@@ -7,6 +7,7 @@ import { actorOf, authenticate } from "../security/guards";
 import { consumeUpload } from "../security/limits";
 import { declaredLength, streamedBodies } from "../storage/upload";
 import { importBank, previewBankFor } from "./bank-import";
+import { machineTranslator } from "./machine-translation";
 import { storeQuestionMedia } from "./media";
 import {
   authoringTree,
@@ -21,7 +22,7 @@ import {
   saveTraining,
 } from "./service";
 import { exportTrainingTranslations, importTrainingTranslations } from "./training-translations";
-import { questionTranslationsFor, saveQuestionTranslation } from "./translations";
+import { questionTranslationsFor, saveQuestionTranslation, suggestQuestionTranslation } from "./translations";
 
 /** Authoring (issue 16): questionnaires, questions, topics and trainings written in the app. */
 export async function authoringRoutes(app: FastifyInstance): Promise<void> {
@@ -102,6 +103,18 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
         request.body,
         app.deps.config.contentLanguages,
       ),
+  );
+  const mt = app.deps.config.machineTranslation;
+  const translator = mt ? machineTranslator(mt) : null;
+  route(app, endpoints.authoringQuestionTranslationSuggest, user, (request) =>
+    suggestQuestionTranslation(
+      clock(),
+      actorOf(request),
+      request.params.id,
+      request.params.lang,
+      app.deps.config.contentLanguages,
+      translator,
+    ),
   );
   route(app, endpoints.authoringQuestionDelete, user, (request) =>
     deleteQuestion(clock(), actorOf(request), request.params.id),

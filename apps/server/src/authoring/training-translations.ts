@@ -26,7 +26,7 @@ import {
   writeCsv,
   writeXliff,
 } from "./translation-files";
-import { assertContentLanguage } from "./translations";
+import { assertContentLanguage, storeTranslation } from "./translations";
 
 /*
  * A training's translations as one file for translators (issue 31): the export lists the
@@ -336,10 +336,7 @@ export async function importTrainingTranslations(
         updatedAt: now,
         updatedBy: actor.id,
       };
-      await tx
-        .insert(questionTranslations)
-        .values({ questionId: w.question.id, lang, ...values })
-        .onConflictDoUpdate({ target: [questionTranslations.questionId, questionTranslations.lang], set: values });
+      await storeTranslation(tx, w.question.id, lang, values);
     }
     // One audit entry per questionnaire changed, in its facility (null: common content).
     for (const qn of qns) {
@@ -351,7 +348,7 @@ export async function importTrainingTranslations(
           kind: "content.updated",
           actor,
           facilityId: qn.facilityId,
-          data: { item: "question-translations", questionnaire: qn.id, lang, format, questions: ids },
+          data: { item: "question-translations", questionnaire: qn.id, lang, format, ids },
         },
         now,
       );

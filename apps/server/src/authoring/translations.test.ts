@@ -142,7 +142,7 @@ describe("question translations", () => {
     const patch = (value: string) =>
       call(cast.tokens.employee, "PATCH", `/preferences/${me}`, { property: "content_language", value });
     const languages = await call(cast.tokens.employee, "GET", "/content-languages");
-    expect(languages.json()).toEqual({ source: "de", languages: ["de", "en", "tr", "pl"] });
+    expect(languages.json()).toEqual({ source: "de", languages: ["de", "en", "tr", "pl"], machine_suggestions: false });
     expect((await patch("tr")).json()).toMatchObject({ content_language: "tr", language: "de" });
     const user = await call(cast.tokens.employee, "GET", `/auth/users/${me}`);
     expect(user.json().content_language).toBe("tr");

@@ -1,16 +1,19 @@
 import {
   ErrorCode,
+  type QuestionTranslationSuggestion,
   type QuestionTranslations,
   type QuestionTranslationWrite,
   type TranslationStatus,
 } from "@carecampus/contract";
 import { and, asc, eq } from "drizzle-orm";
 import type { Actor } from "../access/policy";
+import { sanitizeExplanation } from "../content/service";
 import { sourceHash } from "../content/translations";
 import type { Db, Tx } from "../db/client";
 import { answers, questions, questionTranslations } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
+import type { MachineTranslator } from "./machine-translation";
 import { assertEdit, loadQuestionnaire, questionnaireOf, requiredExplanation, write } from "./service";
 
 /*
@@ -57,6 +60,16 @@ async function listed(db: Db | Tx, questionId: number, contentLanguages: string[
       updated_at: r.updatedAt.toISOString(),
     })),
   };
+}
+
+type TranslationValues = Omit<typeof questionTranslations.$inferInsert, "questionId" | "lang">;
+
+/** Writes a question's translation into `lang`, a new one or over the one there is. */
+export async function storeTranslation(tx: Tx, questionId: number, lang: string, values: TranslationValues) {
+  await tx
+    .insert(questionTranslations)
+    .values({ questionId, lang, ...values })
+    .onConflictDoUpdate({ target: [questionTranslations.questionId, questionTranslations.lang], set: values });
 }
 
 /** 400 unless `lang` is one of the installation's content languages (CONTENT_LANGUAGES). */
@@ -124,15 +137,118 @@ export async function saveQuestionTranslation(
         updatedAt: clock.now(),
         updatedBy: actor.id,
       };
-      await tx
-        .insert(questionTranslations)
-        .values({ questionId, lang, ...values })
-        .onConflictDoUpdate({ target: [questionTranslations.questionId, questionTranslations.lang], set: values });
+      await storeTranslation(tx, questionId, lang, values);
       return listed(tx, questionId, contentLanguages);
     },
     () => ({
       kind: "content.updated",
       data: { item: "question-translation", id: questionId, lang, status: body.status },
+    }),
+  );
+  return result;
+}
+
+/** A translation's fields as stored, by the segment ids of the translation files: text, a<id>, explanation, hint. */
+function emptyFields(
+  source: Awaited<ReturnType<typeof german>>,
+  row: typeof questionTranslations.$inferSelect | undefined,
+): string[] {
+  const blank = (s: string | null | undefined) => (s ?? "").trim() === "";
+  return [
+    ...(blank(row?.text) ? ["text"] : []),
+    ...source.answers.filter((a) => blank(row?.answers.find((b) => b.id === a.id)?.text)).map((a) => `a${a.id}`),
+    ...(blank(row?.explanation) ? ["explanation"] : []),
+    ...(source.hint !== null && blank(row?.hint) ? ["hint"] : []),
+  ];
+}
+
+/**
+ * A machine's suggestion for a question's translation (issue 31): only the fields still empty
+ * are filled, from the German as it is now, and the translation gets the status `machine`, which
+ * learners never see until a person reviewed and published it. The service is called outside
+ * the transaction; a German changed meanwhile is 409.
+ */
+export async function suggestQuestionTranslation(
+  clock: DbClock,
+  actor: Actor,
+  questionId: number,
+  lang: string,
+  contentLanguages: string[],
+  translator: MachineTranslator | null,
+): Promise<QuestionTranslationSuggestion> {
+  assertContentLanguage(lang, contentLanguages);
+  const { questionnaireId } = await questionnaireOf(clock.db, questionId);
+  assertEdit(actor, await loadQuestionnaire(clock.db, questionnaireId));
+  if (!translator) {
+    throw new AppError(
+      ErrorCode.machineTranslationOff,
+      "No machine translation is configured for this installation (MACHINE_TRANSLATION_URL)",
+    );
+  }
+  const stored = async (db: Db | Tx) =>
+    (
+      await db
+        .select()
+        .from(questionTranslations)
+        .where(and(eq(questionTranslations.questionId, questionId), eq(questionTranslations.lang, lang)))
+    )[0];
+  const source = await german(clock.db, questionId);
+  const empty = emptyFields(source, await stored(clock.db));
+  if (empty.length === 0) return { filled: [], ...(await listed(clock.db, questionId, contentLanguages)) };
+  const plain = empty.filter((f) => f !== "explanation");
+  const sourceText = (f: string) =>
+    f === "text"
+      ? source.text
+      : f === "hint"
+        ? (source.hint ?? "")
+        : (source.answers.find((a) => `a${a.id}` === f)?.text ?? "");
+  const [texts, [html]] = await Promise.all([
+    translator.translate(plain.map(sourceText), lang, "text"),
+    empty.includes("explanation") ? translator.translate([source.explanation], lang, "html") : Promise.resolve([""]),
+  ]);
+  const suggested = new Map(plain.map((f, i) => [f, (texts[i] ?? "").trim()]));
+  if (empty.includes("explanation")) suggested.set("explanation", html ?? "");
+  const { result } = await write(
+    clock,
+    actor,
+    questionnaireId,
+    async (tx) => {
+      const now = await german(tx, questionId);
+      if (sourceHash(now) !== sourceHash(source)) {
+        throw new AppError(ErrorCode.conflict, "The German text changed while the suggestion was made: try again", 409);
+      }
+      const row = await stored(tx);
+      // Filled meanwhile by a person: theirs stays.
+      const take = (f: string, kept: string | null | undefined) =>
+        (kept ?? "").trim() !== "" ? (kept as string) : (suggested.get(f) ?? "");
+      const values = {
+        text: take("text", row?.text),
+        answers: source.answers.map((a) => ({
+          id: a.id,
+          text: take(`a${a.id}`, row?.answers.find((b) => b.id === a.id)?.text),
+        })),
+        explanation:
+          row && row.explanation.trim() !== ""
+            ? row.explanation
+            : sanitizeExplanation(suggested.get("explanation") ?? ""),
+        hint: source.hint === null ? null : take("hint", row?.hint) || null,
+        status: "machine" as const,
+        sourceHash: sourceHash(source),
+        updatedAt: clock.now(),
+        updatedBy: actor.id,
+      };
+      if (values.text === "" || values.explanation === "" || values.answers.some((a) => a.text === "")) {
+        throw new AppError(
+          ErrorCode.machineTranslationUnavailable,
+          "The machine translation service answered an empty text",
+        );
+      }
+      await storeTranslation(tx, questionId, lang, values);
+      return { filled: empty, ...(await listed(tx, questionId, contentLanguages)) };
+    },
+    (out) => ({
+      kind: "content.updated",
+      data: { item: "question-translation", id: questionId, lang, status: "machine", filled: out.filled },
     }),
   );
   return result;

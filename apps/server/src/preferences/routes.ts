@@ -36,5 +36,6 @@ export async function preferenceRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.contentLanguageList, { onRequest: authenticate() }, () => ({
     source: SOURCE_LANGUAGE,
     languages: [SOURCE_LANGUAGE, ...app.deps.config.contentLanguages],
+    machine_suggestions: app.deps.config.machineTranslation !== null,
   }));
 }

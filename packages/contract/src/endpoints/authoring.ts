@@ -11,6 +11,7 @@ import {
   QuestionnairePatch,
   QuestionSaved,
   QuestionTranslationParams,
+  QuestionTranslationSuggestion,
   QuestionTranslations,
   QuestionTranslationWrite,
   TopicWrite,
@@ -136,6 +137,16 @@ export const authoringEndpoints = {
     tags: ["authoring"],
     description:
       "Writes a question's translation into a content language: the text, every live answer by its id, the explanation (stored sanitised), the hint and the status. It translates the German text as it is now; learners see it once it is published, for as long as the German does not change. A language that is not a content language, or answers that are not exactly the question's, are 400.",
+  },
+  authoringQuestionTranslationSuggest: {
+    method: "POST",
+    path: "/authoring/questions/:id/translations/:lang/suggest",
+    params: QuestionTranslationParams,
+    response: QuestionTranslationSuggestion,
+    errors: [...WRITES, 502],
+    tags: ["authoring"],
+    description:
+      "A machine's suggestion for a question's translation, from the service the installation names (MACHINE_TRANSLATION_URL, LibreTranslate's protocol): only the fields still empty are filled, from the German as it is now, and the translation gets the status `machine`, which learners never see until a person reviewed and published it. `filled` names the fields it filled (none when none was empty). Without a service 409 (1110); the service failing 502 (1111).",
   },
   authoringTrainingTranslationsExport: {
     method: "GET",

@@ -125,6 +125,9 @@ export const AUDIT_DATA_KEYS = [
   "wikiPages",
   "wikiRevisions",
   "newVersions",
+  "translations",
+  "format",
+  "filled",
   // Handbook
   "page",
   "slug",

@@ -334,6 +334,12 @@ export const QuestionTranslations = z
   .meta({ id: "QuestionTranslations" });
 export type QuestionTranslations = z.infer<typeof QuestionTranslations>;
 
+/** A machine's suggestion: the fields it filled (text, a<answer id>, explanation, hint) and the translations after. */
+export const QuestionTranslationSuggestion = QuestionTranslations.extend({ filled: z.array(z.string()) }).meta({
+  id: "QuestionTranslationSuggestion",
+});
+export type QuestionTranslationSuggestion = z.infer<typeof QuestionTranslationSuggestion>;
+
 /* ---------- a training's translations as a file for translators (issue 31) ---------- */
 
 /** XLIFF 2.0 for translation tools, CSV (UTF-8, semicolons) for a spreadsheet. */

@@ -31,6 +31,11 @@ export type PreferencesPatch = z.infer<typeof PreferencesPatch>;
 
 /** GET /content-languages: the languages trainings may be taken in, German (the binding original) first. */
 export const ContentLanguages = z
-  .object({ source: z.string(), languages: z.array(z.string()) })
+  .object({
+    source: z.string(),
+    languages: z.array(z.string()),
+    /** Whether a machine translation service makes suggestions (MACHINE_TRANSLATION_URL). */
+    machine_suggestions: z.boolean(),
+  })
   .meta({ id: "ContentLanguages" });
 export type ContentLanguages = z.infer<typeof ContentLanguages>;

@@ -4,6 +4,8 @@ import {
   CONTENT_LIMITS,
   contentLanguageTag,
   isRightToLeft,
+  type Language,
+  languageTag,
   type QuestionTranslation,
   type QuestionTranslations,
   type TranslationStatus,
@@ -25,7 +27,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useForm } from "@mantine/form";
-import { IconAlertTriangle } from "@tabler/icons-react";
+import { IconAlertTriangle, IconWand } from "@tabler/icons-react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -33,6 +35,7 @@ import { call, showSuccess } from "../../api/client";
 import { languageName } from "../../components/languageName";
 import { SafeHtml } from "../../components/SafeHtml";
 import { useFocusBack } from "../../components/useFocusBack";
+import { useContentLanguages } from "../../queries/content-languages";
 
 const ExplanationEditor = lazy(() => import("./ExplanationEditor"));
 
@@ -53,6 +56,7 @@ export function TranslationsDialog({ question, onClose }: { question: AuthoringQ
     queryKey: translationsKey(question.id),
     queryFn: () => call(api.authoringQuestionTranslations, { params: { id: question.id } }),
   });
+  const suggestions = useContentLanguages().data?.machine_suggestions ?? false;
   const [chosen, setChosen] = useState<string | null>(null);
   // The dialog opens on the translation's first field (the form comes once its data are there); a
   // language chosen later leaves the focus on the choice.
@@ -88,6 +92,7 @@ export function TranslationsDialog({ question, onClose }: { question: AuthoringQ
           written={written}
           focusFirst={focusFirst}
           onFocused={() => setFocusFirst(false)}
+          suggestions={suggestions}
         />
       </Stack>
     );
@@ -107,18 +112,32 @@ interface Draft {
   status: TranslationStatus;
 }
 
+/** The form's values for a written translation (empty fields where there is none). */
+function draftOf(question: AuthoringQuestion, written: QuestionTranslation | undefined): Draft {
+  return {
+    text: written?.text ?? "",
+    answers: question.answers.map((a) => written?.answers.find((x) => x.id === a.id)?.text ?? ""),
+    explanation: written?.explanation ?? "",
+    hint: written?.hint ?? "",
+    status: written?.status ?? "draft",
+  };
+}
+
 function TranslationForm({
   question,
   lang,
   written,
   focusFirst,
   onFocused,
+  suggestions,
 }: {
   question: AuthoringQuestion;
   lang: string;
   written: QuestionTranslation | undefined;
   focusFirst: boolean;
   onFocused: () => void;
+  /** The installation has a machine translation service (MACHINE_TRANSLATION_URL). */
+  suggestions: boolean;
 }) {
   const firstField = useRef<HTMLTextAreaElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form first shows
@@ -132,13 +151,7 @@ function TranslationForm({
   const explanationLabel = useId();
   const form = useForm<Draft>({
     mode: "controlled",
-    initialValues: {
-      text: written?.text ?? "",
-      answers: question.answers.map((a) => written?.answers.find((x) => x.id === a.id)?.text ?? ""),
-      explanation: written?.explanation ?? "",
-      hint: written?.hint ?? "",
-      status: written?.status ?? "draft",
-    },
+    initialValues: draftOf(question, written),
     validate: {
       text: (v) => (v.trim() === "" ? t("common.required") : null),
       answers: (list) => (list.some((a) => a.trim() === "") ? t("authoring.translations.allAnswers") : null),
@@ -164,8 +177,35 @@ function TranslationForm({
       showSuccess(t("authoring.translations.saved", { language: languageName(lang, i18n.language) }));
     },
   });
+  // A machine's suggestion fills the empty fields on the server; unsaved changes would be lost, so
+  // they are saved first. The explanation's editor takes its new value by being made anew.
+  const [saveFirst, setSaveFirst] = useState(false);
+  const [editorRound, setEditorRound] = useState(0);
+  const suggest = useMutation({
+    mutationFn: () => call(api.authoringQuestionTranslationSuggest, { params: { id: question.id, lang } }),
+    // A failure: the client showed the error.
+    onSuccess: ({ filled, ...next }) => {
+      queryClient.setQueryData(translationsKey(question.id), next);
+      if (filled.length === 0) {
+        showSuccess(t("authoring.translations.suggestedNothing"));
+        return;
+      }
+      form.setValues(
+        draftOf(
+          question,
+          next.translations.find((x) => x.lang === lang),
+        ),
+      );
+      form.resetDirty();
+      setEditorRound((n) => n + 1);
+      showSuccess(t("authoring.translations.suggested", { count: filled.length }));
+      firstField.current?.focus();
+    },
+  });
   const d = form.getValues();
   const dir = isRightToLeft(lang) ? "rtl" : undefined;
+  // The interface's words inside the translation's column keep the interface's language.
+  const uiLang = languageTag(i18n.language as Language);
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
       <Stack gap="md">
@@ -197,9 +237,37 @@ function TranslationForm({
             )}
           </Paper>
           <Stack gap="sm" lang={contentLanguageTag(lang)} dir={dir}>
-            <Title order={3} size="h5">
-              {languageName(lang, i18n.language)}
-            </Title>
+            <Group justify="space-between" gap="xs" wrap="wrap">
+              <Title order={3} size="h5">
+                {languageName(lang, i18n.language)}
+              </Title>
+              {suggestions && (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconWand size={14} aria-hidden />}
+                  loading={suggest.isPending}
+                  aria-describedby={`${explanationLabel}-suggest`}
+                  lang={uiLang}
+                  onClick={() => {
+                    setSaveFirst(form.isDirty());
+                    if (!form.isDirty()) suggest.mutate();
+                  }}
+                >
+                  {t("authoring.translations.suggest")}
+                </Button>
+              )}
+            </Group>
+            {suggestions && (
+              <Text size="xs" c="dimmed" id={`${explanationLabel}-suggest`} lang={uiLang} dir="auto">
+                {t("authoring.translations.suggestHelp")}
+              </Text>
+            )}
+            {saveFirst && (
+              <Text size="sm" role="status" lang={uiLang}>
+                {t("authoring.translations.suggestSaveFirst")}
+              </Text>
+            )}
             <Textarea
               ref={firstField}
               label={t("authoring.questionText")}
@@ -229,6 +297,7 @@ function TranslationForm({
               </Text>
               <Suspense fallback={<Skeleton h={120} />}>
                 <ExplanationEditor
+                  key={editorRound}
                   value={d.explanation}
                   onChange={(html) => form.setFieldValue("explanation", html)}
                   labelId={explanationLabel}
