@@ -145,12 +145,16 @@ test("an employee reads the wiki page of a training first and confirms it @phone
   await expect(box.getByRole("button", { name: exactly("de", "wiki.confirm.button") })).toBeVisible();
   await expectAccessible(page, "wiki page with the read confirmation");
 
-  // In English the page itself is the English one; confirmed there, the confirmed state with its
-  // date, and the focus on it.
+  // In English the page itself is the English one; confirmed there (recorded as read in English),
+  // the confirmed state with its date, and the focus on it.
   const done = page.getByTestId("wiki-confirmed");
   await alsoInEnglish(page, "the confirmed wiki page", async (t) => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hand Hygiene");
     await expect(warning).toContainText(t("wiki.callout.warning"));
+    // A translation is read: the box says the German version is binding (issue 31).
+    await expect(box.getByTestId("wiki-confirm-binding")).toHaveText(
+      t("wiki.confirm.binding", { language: t("wiki.languages.en") }),
+    );
     await box.getByRole("button", { name: t("wiki.confirm.button"), exact: true }).click();
     await expect(done).toBeVisible();
     await expect(done).toBeFocused();

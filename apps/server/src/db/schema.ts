@@ -908,6 +908,8 @@ export const wikiConfirmations = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }).notNull(),
+    /** The language of the revision that was read and confirmed (issue 31); German is binding. */
+    lang: text("lang").notNull().default("de"),
   },
   (t) => [
     primaryKey({ name: "wiki_confirmations_pk", columns: [t.pageId, t.userId, t.revision] }),

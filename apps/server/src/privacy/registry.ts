@@ -698,7 +698,7 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
   },
   {
     table: wikiConfirmations,
-    purpose: "Who confirmed having read which released revision of a page, and when.",
+    purpose: "Who confirmed having read which released revision of a page, in which language, and when.",
     personal: [{ column: wikiConfirmations.userId, holds: "user-id" }],
     links: [
       subjectLink(wikiConfirmations.userId, "confirmations", {

@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   type Language,
+  languageTag,
   NotificationMessageKey,
   personName,
   WIKI_CONFIRMATION_COLOURS,
@@ -18,10 +19,25 @@ import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 import { createNotifications } from "../notifications/service";
 import { safeText } from "../overview/xlsx";
-import { confirmationAsked, facilityInView, loadRevision, type PageRow, pageForRead, pageView, textIn } from "./pages";
+import {
+  confirmationAsked,
+  facilityInView,
+  languagesOf,
+  loadRevision,
+  type PageRow,
+  pageForRead,
+  pageView,
+  textIn,
+} from "./pages";
 
 /** POST /wiki/pages/{id}/confirm: the caller has read the released revision. */
-export async function confirmPage(deps: DbClock, actor: Actor, id: number, revision: number): Promise<WikiPage> {
+export async function confirmPage(
+  deps: DbClock,
+  actor: Actor,
+  id: number,
+  revision: number,
+  asked: Language | undefined,
+): Promise<WikiPage> {
   const page = await pageForRead(deps.db, actor, id);
   if (!confirmationAsked(actor, page)) {
     throw new AppError(ErrorCode.validation, "This page asks you for no confirmation");
@@ -29,9 +45,18 @@ export async function confirmPage(deps: DbClock, actor: Actor, id: number, revis
   if (revision !== page.releasedRevision) {
     throw new AppError(ErrorCode.conflict, "A newer version of this page was released: read it, then confirm");
   }
+  // The language read: one the released revision has (a translation counts; German is binding).
+  const content = (await loadRevision(deps.db, id, revision))?.content ?? {};
+  const lang = asked ?? textIn(content, actor.language).lang;
+  if (!content[lang]) {
+    throw new AppError(
+      ErrorCode.validation,
+      `lang: revision ${revision} of this page has no "${lang}" text (it has ${languagesOf(content).join(", ")})`,
+    );
+  }
   await deps.db
     .insert(wikiConfirmations)
-    .values({ pageId: id, userId: actor.id, revision, confirmedAt: deps.now() })
+    .values({ pageId: id, userId: actor.id, revision, confirmedAt: deps.now(), lang })
     .onConflictDoNothing();
   return pageView(deps.db, actor, page, {});
 }
@@ -73,13 +98,14 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
       userId: wikiConfirmations.userId,
       revision: wikiConfirmations.revision,
       at: wikiConfirmations.confirmedAt,
+      lang: wikiConfirmations.lang,
     })
     .from(wikiConfirmations)
     .where(eq(wikiConfirmations.pageId, id));
-  const newest = new Map<number, { revision: number; at: Date }>();
+  const newest = new Map<number, { revision: number; at: Date; lang: string }>();
   for (const c of confirmations) {
     const seen = newest.get(c.userId);
-    if (!seen || c.revision > seen.revision) newest.set(c.userId, { revision: c.revision, at: c.at });
+    if (!seen || c.revision > seen.revision) newest.set(c.userId, c);
   }
   const order: Record<WikiConfirmationState, number> = { missing: 0, outdated: 1, confirmed: 2 };
   const rows = people
@@ -95,6 +121,7 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
         state,
         revision: c?.revision ?? null,
         confirmed_at: c?.at.toISOString() ?? null,
+        lang: (c?.lang as Language | undefined) ?? null,
       };
     })
     .sort((a, b) => order[a.state] - order[b.state]);
@@ -155,6 +182,7 @@ const LABELS: Record<
     state: string;
     revision: string;
     at: string;
+    lang: string;
     states: Record<WikiConfirmationState, string>;
     sheet: string;
     page: string;
@@ -173,6 +201,7 @@ const LABELS: Record<
     state: "Stand",
     revision: "Bestätigte Fassung",
     at: "Bestätigt am",
+    lang: "Gelesen auf",
     states: { confirmed: "bestätigt", outdated: "nur frühere Fassung", missing: "fehlt" },
   },
   en: {
@@ -186,6 +215,7 @@ const LABELS: Record<
     state: "State",
     revision: "Confirmed version",
     at: "Confirmed on",
+    lang: "Read in",
     states: { confirmed: "confirmed", outdated: "earlier version only", missing: "missing" },
   },
   fr: {
@@ -199,6 +229,7 @@ const LABELS: Record<
     state: "État",
     revision: "Version confirmée",
     at: "Confirmé le",
+    lang: "Lu en",
     states: { confirmed: "confirmé", outdated: "version antérieure seulement", missing: "manquant" },
   },
   es: {
@@ -212,6 +243,7 @@ const LABELS: Record<
     state: "Estado",
     revision: "Versión confirmada",
     at: "Confirmado el",
+    lang: "Leído en",
     states: { confirmed: "confirmado", outdated: "solo una versión anterior", missing: "falta" },
   },
   br: {
@@ -225,6 +257,7 @@ const LABELS: Record<
     state: "Situação",
     revision: "Versão confirmada",
     at: "Confirmado em",
+    lang: "Lido em",
     states: { confirmed: "confirmado", outdated: "só uma versão anterior", missing: "falta" },
   },
 };
@@ -254,7 +287,9 @@ export async function exportConfirmations(
   sheet.addRow([l.facility, safeText(facility.name)]);
   sheet.addRow([l.released, page.releasedRevision ?? "", when(page.releasedAt)]);
   sheet.addRow([]);
-  const header = sheet.addRow([l.surname, l.name, l.login, l.state, l.revision, l.at]);
+  // The language read, in the reader's words ("Englisch"): a translation counts, German is binding.
+  const names = new Intl.DisplayNames([languageTag(actor.language)], { type: "language" });
+  const header = sheet.addRow([l.surname, l.name, l.login, l.state, l.revision, l.at, l.lang]);
   header.font = { bold: true };
   for (const r of rows) {
     const row = sheet.addRow([
@@ -264,6 +299,7 @@ export async function exportConfirmations(
       l.states[r.state],
       r.revision ?? "",
       when(r.confirmed_at),
+      r.lang ? (names.of(languageTag(r.lang)) ?? r.lang) : "",
     ]);
     row.getCell(4).fill = {
       type: "pattern",
@@ -271,7 +307,7 @@ export async function exportConfirmations(
       fgColor: { argb: FILL[WIKI_CONFIRMATION_COLOURS[r.state]] },
     };
   }
-  for (const [i, width] of [22, 18, 18, 24, 18, 20].entries()) sheet.getColumn(i + 1).width = width;
+  for (const [i, width] of [22, 18, 18, 24, 18, 20, 18].entries()) sheet.getColumn(i + 1).width = width;
   sheet.views = [{ state: "frozen", ySplit: 5 }];
   const buffer = Buffer.from(await workbook.xlsx.writeBuffer());
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: deps.zone }).format(deps.now());

@@ -57,7 +57,7 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
     restoreRevision(clock(), actorOf(request), request.params.id, request.body),
   );
   route(app, endpoints.wikiConfirm, user, (request) =>
-    confirmPage(clock(), actorOf(request), request.params.id, request.body.revision),
+    confirmPage(clock(), actorOf(request), request.params.id, request.body.revision, request.body.lang),
   );
   route(app, endpoints.wikiConfirmations, user, (request) =>
     listConfirmations(db, actorOf(request), request.params.id, request.query.facility),

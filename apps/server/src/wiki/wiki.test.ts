@@ -17,7 +17,7 @@ import ExcelJS from "exceljs";
 import { Parser } from "htmlparser2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFixture } from "../../test/content-fixture";
-import { bearer, createCast, createTestApp, createUser, type TestContext } from "../../test/helpers";
+import { bearer, createCast, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
 import { seedFirstStart } from "../bootstrap";
 import { ContentError, loadPackage } from "../content/package";
 import { importPackage } from "../content/service";
@@ -487,6 +487,39 @@ describe("revisions, conflicts and release", () => {
     expect(cells).toContain("'+1");
     expect(cells).toContain("'=cmd|' /C calc'!A0");
     expect(cells.some((c) => typeof c === "object" && c !== null)).toBe(false);
+  });
+});
+
+describe("a confirmation of a translation (issue 31)", () => {
+  it("records the language read: one the released revision has; German is binding", async () => {
+    const readerUser = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const otherUser = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const reader = await login(ctx, readerUser.login);
+    const other = await login(ctx, otherUser.login);
+    const haende = await page(reader, "hygiene/haende");
+    expect(haende.languages).toEqual(["de", "en"]);
+    const revision = haende.released?.number ?? 0;
+    // French is not among the revision's languages.
+    await failsWith(400, ErrorCode.validation, "POST", reader, `/wiki/pages/${haende.id}/confirm`, {
+      revision,
+      lang: "fr",
+    });
+    await ok("POST", reader, `/wiki/pages/${haende.id}/confirm`, { revision, lang: "en" });
+    // Without a language: the one the page shows the reader (German for a German reader).
+    await ok("POST", other, `/wiki/pages/${haende.id}/confirm`, { revision });
+    const list = await ok<WikiConfirmations>("GET", cast.tokens.supervisor, `/wiki/pages/${haende.id}/confirmations`);
+    const row = (id: number) => list.rows.find((r) => r.user_id === id);
+    expect(row(readerUser.id)).toMatchObject({ state: "confirmed", revision, lang: "en" });
+    expect(row(otherUser.id)).toMatchObject({ state: "confirmed", revision, lang: "de" });
+    expect(list.rows.filter((r) => r.state === "missing").every((r) => r.lang === null)).toBe(true);
+    // The workbook names the language read, in the reader's words.
+    const res = await call("GET", cast.tokens.supervisor, `/wiki/pages/${haende.id}/confirmations/export`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    const values = (sheet?.getSheetValues() ?? []).map((r) => (Array.isArray(r) ? r.slice(1) : []));
+    expect(values[5]).toContain("Gelesen auf");
+    expect(values.some((r) => r.includes("Englisch"))).toBe(true);
   });
 });
 

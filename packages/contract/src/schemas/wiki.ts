@@ -260,7 +260,11 @@ export type WikiDiff = z.infer<typeof WikiDiff>;
 
 /* ---------- read confirmations ---------- */
 
-export const WikiConfirm = z.object({ revision: z.number().int().positive() }).strict();
+/**
+ * 'I have read and understood this version': the released revision, and the language it was read
+ * in (left out: the one the page shows the caller). A translation read counts; German is binding.
+ */
+export const WikiConfirm = z.object({ revision: z.number().int().positive(), lang: WikiLanguage.optional() }).strict();
 export type WikiConfirm = z.infer<typeof WikiConfirm>;
 
 export const WikiConfirmationRow = z.object({
@@ -269,9 +273,10 @@ export const WikiConfirmationRow = z.object({
   surname: z.string(),
   login: z.string(),
   state: WikiConfirmationState,
-  /** The revision they confirmed last, and when. */
+  /** The revision they confirmed last, when, and the language they read it in. */
   revision: z.number().int().nullable(),
   confirmed_at: z.string().nullable(),
+  lang: WikiLanguage.nullable(),
 });
 export type WikiConfirmationRow = z.infer<typeof WikiConfirmationRow>;
 

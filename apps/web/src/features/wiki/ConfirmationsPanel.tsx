@@ -117,6 +117,11 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
                               revision: r.revision ?? "",
                             })
                           : "–"}
+                        {r.lang && r.lang !== "de" && (
+                          <Text span size="sm" c="dimmed" display="block">
+                            {t("wiki.confirmations.readIn", { language: t(`wiki.languages.${r.lang}`) })}
+                          </Text>
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   ))}

@@ -28,7 +28,7 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
 
   const confirm = useMutation({
     mutationFn: (revision: number) =>
-      call(api.wikiConfirm, { params: { id: page.id }, body: { revision }, silent: true }),
+      call(api.wikiConfirm, { params: { id: page.id }, body: { revision, lang: page.lang }, silent: true }),
     onMutate: () => setStale(false),
     onSuccess: async (next) => {
       setJustConfirmed(true);
@@ -86,6 +86,11 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
             ? t("wiki.confirm.outdated", { revision: released.number })
             : t("wiki.confirm.missing", { revision: released.number })}
         </Text>
+        {page.lang !== "de" && (
+          <Text size="sm" data-testid="wiki-confirm-binding">
+            {t("wiki.confirm.binding", { language: t(`wiki.languages.${page.lang}`) })}
+          </Text>
+        )}
         {stale && (
           <Alert color="orange" variant="light" role="alert">
             {t("wiki.confirm.stale")}
