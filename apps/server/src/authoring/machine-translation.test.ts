@@ -72,7 +72,7 @@ describe("a machine's translation suggestion", () => {
     expect(asked.json().question).toMatchObject({ id: questionId, lang: "de", text: HAND_RUB_QUESTION.text });
   });
 
-  it("leaves what a person wrote and fills only what is empty; nothing empty, nothing changes", async () => {
+  it("leaves what a person wrote and fills only what is empty; a whole translation is left as it is", async () => {
     const admin = cast.tokens.administrator;
     const listed = (await call(admin, "GET", `/authoring/questions/${questionId}/translations`)).json();
     const tr = listed.translations.find((t: { lang: string }) => t.lang === "tr");
@@ -86,21 +86,39 @@ describe("a machine's translation suggestion", () => {
     expect((await call(admin, "PUT", `/authoring/questions/${questionId}/translations/tr`, person)).statusCode).toBe(
       200,
     );
+    // Whole but for the optional hint: nothing asked, nothing written, still published.
     const before = peer.received.length;
+    const whole = (await suggest(admin)).json();
+    expect(whole.filled).toEqual([]);
+    expect(peer.received.length).toBe(before);
+    expect(whole.translations.find((t: { lang: string }) => t.lang === "tr")).toMatchObject({ status: "published" });
+    // A third answer in German: only it (and the hint) are filled; the person's texts stay, and
+    // the translation stays marked outdated — what the person wrote translates the earlier German.
+    const german = {
+      ...HAND_RUB_QUESTION,
+      answers: [...HAND_RUB_QUESTION.answers, { text: "2 Minuten", correct: false }],
+    };
+    expect((await call(admin, "PUT", `/authoring/questions/${questionId}`, german)).json()).toMatchObject({
+      question_id: questionId,
+    });
+    const live = (await call(admin, "GET", `/authoring/questionnaires/${qn}`)).json().questions[0].answers as {
+      id: number;
+      text: string;
+    }[];
     const res = (await suggest(admin)).json();
-    // Only the hint was empty.
-    expect(res.filled).toEqual(["hint"]);
-    expect(peer.received.length).toBe(before + 1);
-    expect(res.translations.find((t: { lang: string }) => t.lang === "tr")).toMatchObject({
+    const kept = new Map(person.answers.map((a: { id: number; text: string }) => [a.id, a.text]));
+    const empty = live.filter((a) => !kept.has(a.id)).map((a) => `a${a.id}`);
+    expect(empty.length).toBeGreaterThan(0);
+    expect(res.filled).toEqual([...empty, "hint"]);
+    const after = res.translations.find((t: { lang: string }) => t.lang === "tr");
+    expect(after).toMatchObject({
       status: "machine",
+      outdated: true,
       text: person.text,
       explanation: person.explanation,
       hint: "[tr] Zählen Sie mit.",
     });
-    // Nothing empty now: nothing asked, nothing written.
-    const again = (await suggest(admin)).json();
-    expect(again.filled).toEqual([]);
-    expect(peer.received.length).toBe(before + 1);
+    expect(after.answers.find((a: { id: number }) => a.id === live[2]?.id)?.text).toBe("[tr] 2 Minuten");
   });
 
   it("answers 502 (1111) when the service fails, and writes nothing", async () => {

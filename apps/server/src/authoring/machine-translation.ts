@@ -1,4 +1,4 @@
-import { contentLanguageTag, ErrorCode, SOURCE_LANGUAGE } from "@carecampus/contract";
+import { ErrorCode, SOURCE_LANGUAGE } from "@carecampus/contract";
 import type { MachineTranslationConfig } from "../config";
 import { AppError } from "../errors";
 
@@ -12,6 +12,14 @@ import { AppError } from "../errors";
 export interface MachineTranslator {
   /** The texts from German into `lang`, in their order; plain text or HTML (tags kept). */
   translate(texts: string[], lang: string, format: "text" | "html"): Promise<string[]>;
+}
+
+/**
+ * A content language as LibreTranslate names it: "pb" for Brazilian Portuguese (the interface's
+ * "br"), every other code as it is.
+ */
+export function serviceLanguage(lang: string): string {
+  return lang === "br" ? "pb" : lang;
 }
 
 const unavailable = (why: string) =>
@@ -29,7 +37,7 @@ export function machineTranslator(config: MachineTranslationConfig): MachineTran
           body: JSON.stringify({
             q: texts,
             source: SOURCE_LANGUAGE,
-            target: contentLanguageTag(lang),
+            target: serviceLanguage(lang),
             format,
             ...(config.apiKey ? { api_key: config.apiKey } : {}),
           }),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureIds, HAND_RUB_QUESTION, importFixture, passQuestionnaire } from "../../test/content-fixture";
 import { bearer, createCast, createTestApp, type TestContext } from "../../test/helpers";
 import { brokenMarkup } from "./markup";
+import { parseCsv, parseXliff, XLIFF_NS } from "./translation-files";
 
 /*
  * A training's translations as a file for translators (issue 31): XLIFF 2.0 and CSV exported,
@@ -250,6 +251,10 @@ describe("a training's translations as XLIFF 2.0", () => {
     const revised = (await files(admin, "lang=tr&format=xliff")).body;
     expect(revised).toContain(`<target xml:space="preserve">${TURKISH.first}</target>`);
     expect(revised).not.toContain(`state="final"`);
+    // Brought back untouched, it was not revised: unchanged, still outdated (learners keep German).
+    const back = (await send(admin, "lang=tr&format=xliff", revised, XLIFF)).json();
+    expect(back).toMatchObject({ changed: [], unchanged: 1, refused: [] });
+    expect(await stored("tr")).toMatchObject({ outdated: true, status: "published" });
   });
 });
 
@@ -307,6 +312,20 @@ describe("a file that is not one", () => {
       ["lang=en&format=csv", Buffer.from([0x71, 0x75, 0xe4, 0x3b, 0xff, 0xfe, 0x0a]), "text/csv", 400],
       ["lang=en&format=csv", 'question;field;version;status;en\nq1;text;x;draft;"open\n', "text/csv", 400],
       ["lang=en&format=csv", "", "text/csv", 400],
+      // A document type (and its entities, external ones) is refused; shapes the XML parser refuses too.
+      [
+        "lang=en&format=xliff",
+        good.replace("<xliff", '<!DOCTYPE xliff [<!ENTITY x SYSTEM "file:///etc/passwd">]><xliff'),
+        XLIFF,
+        400,
+      ],
+      ["lang=en&format=xliff", good.replace("</file>", "<constructor/></file>"), XLIFF, 400],
+      [
+        "lang=en&format=xliff",
+        good.replace("</file>", `${"<group>".repeat(120)}${"</group>".repeat(120)}</file>`),
+        XLIFF,
+        400,
+      ],
       ["lang=xx&format=csv", good, "text/csv", 400],
       ["lang=en&format=pdf", good, XLIFF, 400],
       ["lang=en&format=xliff", good, "application/pdf", 415],
@@ -332,6 +351,32 @@ describe("a file that is not one", () => {
       payload: good,
     });
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe("reading a translation file", () => {
+  const head = `<xliff xmlns="${XLIFF_NS}" version="2.0" srcLang="de" trgLang="en"><file id="f">`;
+  it("takes character references as characters, names a field given twice, and leaves units without text alone", async () => {
+    const [unit] = parseXliff(
+      `${head}<unit id="q5"><segment id="text"><target>a&#160;b &#x201C;c&#x201D;</target></segment><segment id="text"><target>d</target></segment></unit></file></xliff>`,
+      "en",
+    );
+    expect(unit?.targets.get("text")).toBe("d");
+    expect(unit?.duplicates).toEqual(["text"]);
+    const [refs] = parseXliff(
+      `${head}<unit id="q5"><segment id="text"><target>a&#160;b &#x201C;c&#x201D;</target></segment></unit></file></xliff>`,
+      "en",
+    );
+    expect(refs?.targets.get("text")).toBe("a\u00a0b \u201Cc\u201D");
+    // pt-BR is the content language "br", not "pt"; en-GB is English.
+    expect(() => parseXliff(`${head.replace('"en"', '"pt-BR"')}</file></xliff>`, "pt")).toThrow(/target language/);
+    expect(parseXliff(`${head.replace('"en"', '"en-GB"')}</file></xliff>`, "en")).toEqual([]);
+  });
+
+  it("reads a CSV's cells without the apostrophe the export put before a formula-like text", () => {
+    const [unit] = parseCsv("question;field;version;status;en\nq5;text;'-Abc;published;'=1+1 is two\n", "en");
+    expect(unit).toMatchObject({ unit: "q5", version: "-Abc", status: "published" });
+    expect(unit?.targets.get("text")).toBe("=1+1 is two");
   });
 });
 

@@ -206,6 +206,8 @@ function judge(u: ImportUnit, question: Question | undefined): Verdict {
     kind: "refused",
     refusal: { unit: u.unit, question_id: question ? question.id : u.questionId, reason, detail },
   });
+  // Nothing translated in it (under any id): left alone, whatever it names.
+  if (u.markup.length === 0 && [...u.targets.values()].every((t) => t.trim() === "")) return { kind: "empty" };
   if (!question) {
     return refuse("unknown-id", `"${u.unit}" is not a question of this training that you may edit`);
   }
@@ -217,12 +219,12 @@ function judge(u: ImportUnit, question: Question | undefined): Verdict {
         : "The German text changed since the file was made: export the file again and translate the new text",
     );
   }
-  const wanted = segments(question);
-  const filled = wanted.filter((s) => (u.targets.get(s.id) ?? "").trim() !== "");
   if (u.markup.length > 0) {
     return refuse("broken-markup", `Only text, no XLIFF elements, in the target of: ${u.markup.join(", ")}`);
   }
-  if (filled.length === 0) return { kind: "empty" };
+  if (u.duplicates.length > 0)
+    return refuse("invalid", `Given more than once: ${[...new Set(u.duplicates)].join(", ")}`);
+  const wanted = segments(question);
   const unknown = [...u.targets.keys()].filter((id) => !wanted.some((s) => s.id === id));
   if (unknown.length > 0) return refuse("invalid", `Not a text of this question: ${unknown.join(", ")}`);
   const required = wanted.filter((s) => s.id !== "hint");
@@ -256,7 +258,14 @@ function judge(u: ImportUnit, question: Question | undefined): Verdict {
 /** Whether the stored translation is already what the unit brings. */
 function same(q: Question, v: Extract<Verdict, { kind: "write" }>): boolean {
   const t = q.translation;
-  if (!t || t.sourceHash !== q.version || t.status !== v.body.status) return false;
+  if (!t) return false;
+  // An outdated translation brought back with its very texts was not revised: it stays outdated
+  // (and as it was), whatever status the file gives it.
+  if (t.sourceHash !== q.version) return sameTexts(t, v);
+  return t.status === v.body.status && sameTexts(t, v);
+}
+
+function sameTexts(t: NonNullable<Question["translation"]>, v: Extract<Verdict, { kind: "write" }>): boolean {
   return (
     t.text === v.body.text &&
     t.explanation === v.explanation &&

@@ -46,6 +46,8 @@ export interface ImportUnit {
   targets: Map<string, string>;
   /** Segments whose target is not plain text (XLIFF inline elements). */
   markup: string[];
+  /** Segment ids (fields) the unit has more than once. */
+  duplicates: string[];
 }
 
 export const XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0";
@@ -67,8 +69,14 @@ function lower(a: TranslationStatus | null, b: TranslationStatus): TranslationSt
 
 const fileError = (message: string) => new AppError(ErrorCode.validation, message);
 
+/** Characters XML 1.0 cannot hold at all (control characters but tab and line breaks): left out. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to drop
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 function escapeXml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
+  return text
+    .replace(NOT_XML, "")
+    .replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
 }
 
 export function unitId(questionId: number): string {
@@ -83,8 +91,12 @@ function questionIdOf(unit: string): number | null {
 
 /** A target language as the file may name it: the content language's code or its BCP 47 tag. */
 function sameLanguage(named: string, lang: string): boolean {
-  const n = named.trim().toLowerCase();
-  return n === lang || n === contentLanguageTag(lang).toLowerCase() || n.split(/[-_]/)[0] === lang;
+  const n = named.trim().toLowerCase().replace(/_/g, "-");
+  const tag = contentLanguageTag(lang).toLowerCase();
+  if (n === lang || n === tag) return true;
+  // A regional tag of the language (en-GB for en) — but not the one of a content language of its
+  // own (pt-BR is "br", not "pt"), and nothing else where the content language is regional itself.
+  return tag === lang && n.split("-")[0] === lang && n !== contentLanguageTag("br").toLowerCase();
 }
 
 export function writeXliff(units: ExportUnit[], lang: string, training: { id: number; name: string }): string {
@@ -160,6 +172,8 @@ type Node = Record<string, unknown>;
 const list = (value: unknown): Node[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]) as Node[];
 
 export function parseXliff(text: string, lang: string): ImportUnit[] {
+  // XLIFF needs no document type: one (its entities, external ones) is refused before parsing.
+  if (/<!DOCTYPE/i.test(text)) throw fileError("The file has a <!DOCTYPE>: an XLIFF file needs none");
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     throw fileError(`The file is not well-formed XML: line ${valid.err.line}: ${valid.err.msg}`);
@@ -172,9 +186,17 @@ export function parseXliff(text: string, lang: string): ImportUnit[] {
     trimValues: false,
     removeNSPrefix: false,
     processEntities: true,
+    // Character references (&#160;, &#x201C;) as the characters they stand for.
+    htmlEntities: true,
     isArray: (name) => ["file", "unit", "segment", "note", "notes", "group"].includes(name),
   });
-  const doc = parser.parse(text) as Node;
+  let doc: Node;
+  try {
+    doc = parser.parse(text) as Node;
+  } catch (err) {
+    // Shapes the parser refuses past the validator (nesting too deep, reserved element names).
+    throw fileError(`The file cannot be read as XLIFF: ${(err as Error).message.slice(0, 200)}`);
+  }
   const root = doc.xliff as Node | undefined;
   if (!root || typeof root !== "object") throw fileError("The file is not XLIFF: its root element is not <xliff>");
   if (root["@_xmlns"] !== XLIFF_NS || !String(root["@_version"] ?? "").startsWith("2.")) {
@@ -201,9 +223,11 @@ export function parseXliff(text: string, lang: string): ImportUnit[] {
       }
       const targets = new Map<string, string>();
       const markup: string[] = [];
+      const duplicates: string[] = [];
       let status: TranslationStatus | null = null;
       for (const s of list(u.segment)) {
         const segment = String(s["@_id"] ?? "");
+        if (targets.has(segment) || markup.includes(segment)) duplicates.push(segment);
         const target = plainText(s.target);
         if (target === null) {
           markup.push(segment);
@@ -222,7 +246,15 @@ export function parseXliff(text: string, lang: string): ImportUnit[] {
                 : "draft";
         status = lower(status, found);
       }
-      units.push({ unit: id, questionId: questionIdOf(id), version, status: status ?? "draft", targets, markup });
+      units.push({
+        unit: id,
+        questionId: questionIdOf(id),
+        version,
+        status: status ?? "draft",
+        targets,
+        markup,
+        duplicates,
+      });
     }
   };
   const files = list(root.file);
@@ -252,7 +284,9 @@ export function parseCsv(text: string, lang: string): ImportUnit[] {
   }
   const units = new Map<string, ImportUnit & { versions: Set<string> }>();
   for (const row of rows) {
-    const unit = (row[column("question")] ?? "").trim();
+    // Every cell as the export wrote it: without the apostrophe that kept a formula a text.
+    const cell = (i: number) => fromCsvField(row[i] ?? "");
+    const unit = cell(column("question")).trim();
     if (unit === "") continue;
     let u = units.get(unit);
     if (!u) {
@@ -263,16 +297,18 @@ export function parseCsv(text: string, lang: string): ImportUnit[] {
         status: null,
         targets: new Map(),
         markup: [],
+        duplicates: [],
         versions: new Set(),
       };
       units.set(unit, u);
     }
-    const version = (row[column("version")] ?? "").trim();
-    u.versions.add(version);
-    const target = fromCsvField(row[targetColumn] ?? "");
-    u.targets.set((row[column("field")] ?? "").trim(), target);
+    u.versions.add(cell(column("version")).trim());
+    const target = cell(targetColumn);
+    const field = cell(column("field")).trim();
+    if (u.targets.has(field)) u.duplicates.push(field);
+    u.targets.set(field, target);
     if (target.trim() === "") continue;
-    const named = (row[column("status")] ?? "").trim().toLowerCase();
+    const named = cell(column("status")).trim().toLowerCase();
     const status =
       named === ""
         ? "draft"

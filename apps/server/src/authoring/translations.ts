@@ -1,4 +1,5 @@
 import {
+  CONTENT_LIMITS,
   ErrorCode,
   type QuestionTranslationSuggestion,
   type QuestionTranslations,
@@ -154,12 +155,13 @@ function emptyFields(
   row: typeof questionTranslations.$inferSelect | undefined,
 ): string[] {
   const blank = (s: string | null | undefined) => (s ?? "").trim() === "";
-  return [
+  const required = [
     ...(blank(row?.text) ? ["text"] : []),
     ...source.answers.filter((a) => blank(row?.answers.find((b) => b.id === a.id)?.text)).map((a) => `a${a.id}`),
     ...(blank(row?.explanation) ? ["explanation"] : []),
-    ...(source.hint !== null && blank(row?.hint) ? ["hint"] : []),
   ];
+  // The hint is optional: a translation whole without one is not made a machine's for it.
+  return [...required, ...(required.length > 0 && source.hint !== null && blank(row?.hint) ? ["hint"] : [])];
 }
 
 /**
@@ -233,14 +235,25 @@ export async function suggestQuestionTranslation(
             : sanitizeExplanation(suggested.get("explanation") ?? ""),
         hint: source.hint === null ? null : take("hint", row?.hint) || null,
         status: "machine" as const,
-        sourceHash: sourceHash(source),
+        // A translation of an earlier German stays marked so: its texts a person wrote were not revised.
+        sourceHash: row ? row.sourceHash : sourceHash(source),
         updatedAt: clock.now(),
         updatedBy: actor.id,
       };
-      if (values.text === "" || values.explanation === "" || values.answers.some((a) => a.text === "")) {
+      const L = CONTENT_LIMITS;
+      const wrong =
+        values.text === "" || values.explanation === "" || values.answers.some((a) => a.text === "")
+          ? "an empty text"
+          : values.text.length > L.questionText ||
+              values.answers.some((a) => a.text.length > L.answerText) ||
+              values.explanation.length > L.explanation ||
+              (values.hint ?? "").length > L.hint
+            ? "a text longer than a translation may be"
+            : null;
+      if (wrong) {
         throw new AppError(
           ErrorCode.machineTranslationUnavailable,
-          "The machine translation service answered an empty text",
+          `The machine translation service answered ${wrong}`,
         );
       }
       await storeTranslation(tx, questionId, lang, values);

@@ -37,8 +37,19 @@ describe("a content package's translations", () => {
     const problems = (files: Record<string, string>) => problemsOf(writeFixture({ files }));
     expect(problems({ "translations/tr/haende.yaml": TURKISH })).toEqual([]);
     expect(problems({ "translations/de/haende.yaml": TURKISH })).toEqual([
-      expect.stringMatching(/^translations\/de: not a language code other than de/),
+      expect.stringMatching(/^translations\/de: not a folder named by a language code other than de/),
     ]);
+    // A file where a language's folder belongs is named; hidden files are passed over.
+    expect(problems({ "translations/tr.yaml": TURKISH })).toEqual([
+      expect.stringMatching(/^translations\/tr\.yaml: not a folder/),
+    ]);
+    expect(
+      problems({
+        "translations/.gitkeep": "",
+        "translations/tr/.DS_Store": "x",
+        "translations/tr/haende.yaml": TURKISH,
+      }),
+    ).toEqual([]);
     expect(problems({ "translations/tr/nope.yaml": TURKISH.replace("haende", "nope") })).toEqual([
       "translations/tr/nope.yaml: training: no training nope in trainings/",
     ]);

@@ -225,12 +225,17 @@ function loadTranslations(dir: string, trainings: TrainingFile[], problems: stri
   const root = path.join(dir, "translations");
   if (!fs.existsSync(root)) return [];
   const out: PackageTranslation[] = [];
-  for (const lang of fs.readdirSync(root).sort()) {
-    if (!CONTENT_LANGUAGE_PATTERN.test(lang) || lang === SOURCE_LANGUAGE) {
-      problems.push(`translations/${lang}: not a language code other than de (e.g. en, tr, pl)`);
+  // Hidden files (.gitkeep, .DS_Store) are no one's business here.
+  const listed = (dir: string) => fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.name.startsWith("."));
+  for (const entry of listed(root).sort((a, b) => a.name.localeCompare(b.name))) {
+    const lang = entry.name;
+    if (!entry.isDirectory() || !CONTENT_LANGUAGE_PATTERN.test(lang) || lang === SOURCE_LANGUAGE) {
+      problems.push(`translations/${lang}: not a folder named by a language code other than de (e.g. en, tr, pl)`);
       continue;
     }
-    for (const f of fs.readdirSync(path.join(root, lang)).sort()) {
+    for (const f of listed(path.join(root, lang))
+      .map((e) => e.name)
+      .sort()) {
       const file = `translations/${lang}/${f}`;
       if (!f.endsWith(".yaml")) {
         problems.push(`${file}: translation files are .yaml files named after their training`);

@@ -908,8 +908,11 @@ export const wikiConfirmations = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }).notNull(),
-    /** The language of the revision that was read and confirmed (issue 31); German is binding. */
-    lang: text("lang").notNull().default("de"),
+    /**
+     * The language of the revision that was read and confirmed (issue 31; German is binding).
+     * Null for confirmations given before the language was recorded.
+     */
+    lang: text("lang"),
   },
   (t) => [
     primaryKey({ name: "wiki_confirmations_pk", columns: [t.pageId, t.userId, t.revision] }),

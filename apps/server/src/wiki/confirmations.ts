@@ -102,7 +102,7 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
     })
     .from(wikiConfirmations)
     .where(eq(wikiConfirmations.pageId, id));
-  const newest = new Map<number, { revision: number; at: Date; lang: string }>();
+  const newest = new Map<number, { revision: number; at: Date; lang: string | null }>();
   for (const c of confirmations) {
     const seen = newest.get(c.userId);
     if (!seen || c.revision > seen.revision) newest.set(c.userId, c);

@@ -1,1 +1,1 @@
-ALTER TABLE "wiki_confirmations" ADD COLUMN "lang" text DEFAULT 'de' NOT NULL;
+ALTER TABLE "wiki_confirmations" ADD COLUMN "lang" text;

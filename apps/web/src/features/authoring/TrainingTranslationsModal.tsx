@@ -45,6 +45,8 @@ export default function TrainingTranslationsModal({
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<TranslationImportReport | null>(null);
   const previewTitle = useRef<HTMLHeadingElement>(null);
+  // The file input forgets its file after each choice: the same file, fixed, can be chosen again.
+  const resetInput = useRef<() => void>(null);
 
   const send = (f: File, l: string, dryRun: boolean) => {
     const format = formatOf(f);
@@ -67,7 +69,9 @@ export default function TrainingTranslationsModal({
     onSuccess: (report) => {
       void queryClient.invalidateQueries({ queryKey: ["authoring", "translations"] });
       showSuccess(t("authoring.trainingTranslations.done", { count: report.changed.length }));
-      onClose();
+      // Refused only now (the questions changed since the preview): the dialog stays and says so.
+      if (report.refused.length > 0) setPreview({ ...report, changed: [] });
+      else onClose();
     },
     onError: showError,
   });
@@ -77,8 +81,11 @@ export default function TrainingTranslationsModal({
   }, [preview]);
 
   const choose = (f: File | null) => {
+    resetInput.current?.();
     if (!f || !lang) return;
     setFile(f);
+    // The preview shown is always the chosen file's: none until its dry run answers.
+    setPreview(null);
     read.mutate({ f, l: lang });
   };
   const downloadLink = (format: TranslationFileFormat) =>
@@ -136,7 +143,11 @@ export default function TrainingTranslationsModal({
             </Title>
             <Text size="sm">{t("authoring.trainingTranslations.importHelp")}</Text>
             <Group>
-              <FileButton onChange={choose} accept=".xlf,.xliff,.xml,.csv,application/xliff+xml,text/csv">
+              <FileButton
+                resetRef={resetInput}
+                onChange={choose}
+                accept=".xlf,.xliff,.xml,.csv,application/xliff+xml,text/csv"
+              >
                 {(props) => (
                   <Button
                     {...props}
@@ -176,7 +187,8 @@ export default function TrainingTranslationsModal({
                     {preview.refused.map((r) => (
                       <List.Item key={r.unit}>
                         {r.unit} — {t(`authoring.trainingTranslations.reasons.${r.reason}`)}
-                        <Text span size="xs" c="dimmed" display="block">
+                        {/* The server's own words, in English. */}
+                        <Text span size="xs" c="dimmed" display="block" lang="en">
                           {r.detail}
                         </Text>
                       </List.Item>

@@ -158,6 +158,7 @@ function TranslationForm({
       explanation: (v) => (v.trim() === "" ? t("common.required") : null),
     },
   });
+  const [saveFirst, setSaveFirst] = useState(false);
   const save = useMutation({
     mutationFn: (d: Draft) =>
       call(api.authoringQuestionTranslationSave, {
@@ -174,12 +175,12 @@ function TranslationForm({
     onSuccess: (next: QuestionTranslations) => {
       queryClient.setQueryData(translationsKey(question.id), next);
       form.resetDirty();
+      setSaveFirst(false);
       showSuccess(t("authoring.translations.saved", { language: languageName(lang, i18n.language) }));
     },
   });
   // A machine's suggestion fills the empty fields on the server; unsaved changes would be lost, so
   // they are saved first. The explanation's editor takes its new value by being made anew.
-  const [saveFirst, setSaveFirst] = useState(false);
   const [editorRound, setEditorRound] = useState(0);
   const suggest = useMutation({
     mutationFn: () => call(api.authoringQuestionTranslationSuggest, { params: { id: question.id, lang } }),
@@ -263,9 +264,10 @@ function TranslationForm({
                 {t("authoring.translations.suggestHelp")}
               </Text>
             )}
-            {saveFirst && (
+            {/* Always there, so a screen reader announces the message when it appears. */}
+            {suggestions && (
               <Text size="sm" role="status" lang={uiLang}>
-                {t("authoring.translations.suggestSaveFirst")}
+                {saveFirst ? t("authoring.translations.suggestSaveFirst") : null}
               </Text>
             )}
             <Textarea
