@@ -329,15 +329,16 @@ type AuthoringAudit<T> = (
 /**
  * Runs a write on a questionnaire the actor may edit, in one transaction with a new content
  * generation and its audit entry (decision 21), in the questionnaire's facility (null: common).
+ * Its result only: for writes whose answer is not the questionnaire (a question's translation).
  */
-export async function write<T>(
+export async function writeOn<T>(
   clock: DbClock,
   actor: Actor,
   id: number,
   fn: (tx: Tx, q: QuestionnaireRow) => Promise<T>,
   audit: AuthoringAudit<T>,
-): Promise<{ result: T; questionnaire: AuthoringQuestionnaire }> {
-  const result = await runTransaction(clock.db, async (tx) => {
+): Promise<T> {
+  return runTransaction(clock.db, async (tx) => {
     // One writer per questionnaire at a time (positions, versions).
     await lockForTransaction(tx, "authoringQuestionnaire", id);
     const q = await loadQuestionnaire(tx, id);
@@ -347,6 +348,17 @@ export async function write<T>(
     if (entry) await recordAudit(tx, { ...entry, actor, facilityId: q.facilityId }, clock.now());
     return out;
   });
+}
+
+/** writeOn, answered with the questionnaire as the editor shows it after the write. */
+export async function write<T>(
+  clock: DbClock,
+  actor: Actor,
+  id: number,
+  fn: (tx: Tx, q: QuestionnaireRow) => Promise<T>,
+  audit: AuthoringAudit<T>,
+): Promise<{ result: T; questionnaire: AuthoringQuestionnaire }> {
+  const result = await writeOn(clock, actor, id, fn, audit);
   return { result, questionnaire: await getQuestionnaire(clock, actor, id) };
 }
 

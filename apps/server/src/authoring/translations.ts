@@ -1,9 +1,8 @@
 import {
-  CONTENT_LIMITS,
   ErrorCode,
   type QuestionTranslationSuggestion,
   type QuestionTranslations,
-  type QuestionTranslationWrite,
+  QuestionTranslationWrite,
   type TranslationStatus,
 } from "@carecampus/contract";
 import { and, asc, eq } from "drizzle-orm";
@@ -15,7 +14,7 @@ import { answers, questions, questionTranslations } from "../db/schema";
 import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 import type { MachineTranslator } from "./machine-translation";
-import { assertEdit, loadQuestionnaire, questionnaireOf, requiredExplanation, write } from "./service";
+import { assertEdit, loadQuestionnaire, questionnaireOf, requiredExplanation, writeOn } from "./service";
 
 /*
  * A question's translations (issue 31), written by those who may edit the question: beside the
@@ -109,7 +108,7 @@ export async function saveQuestionTranslation(
   assertContentLanguage(lang, contentLanguages);
   const explanation = requiredExplanation(body.explanation);
   const { questionnaireId } = await questionnaireOf(clock.db, questionId);
-  const { result } = await write(
+  return writeOn(
     clock,
     actor,
     questionnaireId,
@@ -146,7 +145,6 @@ export async function saveQuestionTranslation(
       data: { item: "question-translation", id: questionId, lang, status: body.status },
     }),
   );
-  return result;
 }
 
 /** A translation's fields as stored, by the segment ids of the translation files: text, a<id>, explanation, hint. */
@@ -210,7 +208,7 @@ export async function suggestQuestionTranslation(
   ]);
   const suggested = new Map(plain.map((f, i) => [f, (texts[i] ?? "").trim()]));
   if (empty.includes("explanation")) suggested.set("explanation", html ?? "");
-  const { result } = await write(
+  return writeOn(
     clock,
     actor,
     questionnaireId,
@@ -240,20 +238,15 @@ export async function suggestQuestionTranslation(
         updatedAt: clock.now(),
         updatedBy: actor.id,
       };
-      const L = CONTENT_LIMITS;
-      const wrong =
-        values.text === "" || values.explanation === "" || values.answers.some((a) => a.text === "")
-          ? "an empty text"
-          : values.text.length > L.questionText ||
-              values.answers.some((a) => a.text.length > L.answerText) ||
-              values.explanation.length > L.explanation ||
-              (values.hint ?? "").length > L.hint
-            ? "a text longer than a translation may be"
-            : null;
-      if (wrong) {
+      // What the service answered must be a translation a person could have saved.
+      const { text, answers, explanation, hint, status } = values;
+      const valid = QuestionTranslationWrite.safeParse({ text, answers, explanation, hint, status });
+      if (!valid.success || values.explanation === "") {
+        const issue = valid.success ? undefined : valid.error.issues[0];
+        const why = issue ? `${issue.path.join(".")}: ${issue.message}` : "explanation: nothing is left once sanitised";
         throw new AppError(
           ErrorCode.machineTranslationUnavailable,
-          `The machine translation service answered ${wrong}`,
+          `The machine translation service answered a text no translation may have (${why})`,
         );
       }
       await storeTranslation(tx, questionId, lang, values);
@@ -264,5 +257,4 @@ export async function suggestQuestionTranslation(
       data: { item: "question-translation", id: questionId, lang, status: "machine", filled: out.filled },
     }),
   );
-  return result;
 }
