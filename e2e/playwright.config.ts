@@ -8,6 +8,8 @@ const INSTALLATION = MAIN + 2;
 /** Specs for the other two servers: the 3-s session, and an installation's own settings. */
 const OWN_SERVER = /(lockout|qm-notice|installation-settings|credentials|offline)\.spec/;
 const LANGS = "MULTI_LANGUAGE=de,en,fr,es,br";
+/** The facility whose people the reference identity provider logs in (sso.spec.ts makes it). */
+export const SSO_FACILITY = "Haus-SSO-Test";
 
 /**
  * Chromium features the tests turn off. Every browser window (one per test's context) preloaded
@@ -113,12 +115,14 @@ export default defineConfig({
   ],
   webServer: [
     {
+      // Single sign-on (issue 32, sso.spec): the reference identity provider (OIDC_PEER) for the
+      // facility sso.spec makes, and a second provider that never answers (sso-providers.json).
       // Tokens live 40 s here, so a test can watch the client refresh one (spec §9); trainings may
       // also come in Turkish and Arabic, languages the interface does not speak, with a machine's
       // suggestions from the translation test peer (translations.spec). External
       // courses come from the reference partner (the test peer) on a free port; its demo courses
       // belong to two demo trainings, the others show 'no external trainings'.
-      command: `node serve.mjs ${MAIN} ${LANGS} CONTENT_LANGUAGES=en,fr,es,br,tr,ar TRANSLATION_PEER=true TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
+      command: `node serve.mjs ${MAIN} ${LANGS} PUBLIC_URL=http://127.0.0.1:${MAIN} OIDC_PEER=true OIDC_PEER_FACILITY=${SSO_FACILITY} SSO_CONFIG_FILE=e2e/sso-providers.json CONTENT_LANGUAGES=en,fr,es,br,tr,ar TRANSLATION_PEER=true TOKEN_LIFETIME_SECONDS=40 LOGIN_RATE_LIMIT=1000 API_IP_MAX_ERRORS=100000 SHOW_READ_WIKI_FIRST=true SHOW_POINTS=true SHOW_EXTERNAL_TRAININGS=true PARTNER_PEER=true EXTERNAL_COURSES_CERTIFY=fall-risk-check=sturzprophylaxe-grundlagen`,
       url: `http://127.0.0.1:${MAIN}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,

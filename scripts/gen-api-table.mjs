@@ -8,13 +8,13 @@ import { endpoints } from "../packages/contract/src/endpoints.ts";
 
 const target = fileURLToPath(new URL("../packages/contract/src/api-table.ts", import.meta.url));
 const rows = Object.values(endpoints).map((e) => {
-  const kind = e.kind === "download" ? `, kind: "download"` : "";
+  const kind = e.kind === "download" || e.kind === "redirect" ? `, kind: ${JSON.stringify(e.kind)}` : "";
   return `  ${e.name}: { method: ${JSON.stringify(e.method)}, path: ${JSON.stringify(e.path)}${kind} },`;
 });
 const text = `// Generated from endpoints.ts by \`npm run gen:api\` (scripts/gen-api-table.mjs): do not edit.
 import type { ApiTable } from "./api";
 
-/** Each call's method, path and kind ("json" unless it says "download"); api.ts makes the table of it. */
+/** Each call's method, path and kind ("json" unless it says "download" or "redirect"); api.ts makes the table of it. */
 export const apiTable = {
 ${rows.join("\n")}
 } as const satisfies ApiTable;

@@ -39,6 +39,7 @@ import { preferenceRoutes } from "./preferences/routes";
 import { privacyRoutes } from "./privacy/routes";
 import { additionalQualificationRoutes } from "./qualifications/routes";
 import { registerScanLimit } from "./security/scan-limit";
+import { ssoRoutes } from "./sso/routes";
 import { systemRoutes } from "./system/routes";
 import { adminUserRoutes } from "./users/admin-routes";
 import { userRoutes } from "./users/routes";
@@ -156,6 +157,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     async (api) => {
       await api.register(systemRoutes);
       await api.register(authRoutes);
+      await api.register(ssoRoutes);
       await api.register(userRoutes);
       await api.register(preferenceRoutes);
       await api.register(notificationRoutes);

@@ -12,6 +12,7 @@ import {
 } from "@carecampus/contract";
 import { z } from "zod";
 import { serverPath } from "./paths";
+import { parseSsoProviders, type SsoProvider } from "./sso/settings";
 
 const optionalInt = z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional());
 const flag = (fallback: boolean) =>
@@ -183,6 +184,14 @@ const EnvSchema = z.object({
   /** Demo only: start the reference partner (the test peer, partner-peer/) inside this process. */
   PARTNER_PEER: flag(false),
   PARTNER_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Issue 32: single sign-on's identity providers, as JSON here or in the file SSO_CONFIG_FILE names (sso/settings.ts). */
+  SSO_PROVIDERS: z.string().optional(),
+  SSO_CONFIG_FILE: z.preprocess((v) => (v === "" ? undefined : v), z.string().optional()),
+  /** Demo only: start the reference identity provider (the test peer, oidc-peer/) inside this process. */
+  OIDC_PEER: flag(false),
+  OIDC_PEER_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The facility (by name) whose people the demo provider logs in. */
+  OIDC_PEER_FACILITY: z.string().trim().min(1).default("Haus Sonnenhof"),
   /** Issue 29: every new certificate also as a signed Open Badges 3.0 credential (credentials/). */
   VERIFIABLE_CREDENTIALS: flag(false),
   /** The Ed25519 signing key: a Multikey secretKeyMultibase (z…) or an Ed25519 JWK with "d"; else generated once. */
@@ -264,6 +273,10 @@ export interface Config {
   partnerPeer: (Omit<PartnerConfig, "url" | "clientId" | "clientSecret"> & { port: number }) | null;
   /** VERIFIABLE_CREDENTIALS: certificates also as signed Open Badges 3.0 credentials. */
   verifiableCredentials: boolean;
+  /** SSO_PROVIDERS / SSO_CONFIG_FILE: the identity providers of single sign-on (none: the password login only). */
+  ssoProviders: SsoProvider[];
+  /** OIDC_PEER (demo): main.ts starts the reference identity provider and adds it as provider `demo`. */
+  oidcPeer: { port: number; facility: string } | null;
   /** CREDENTIALS_KEY: the signing key as configured; undefined: generated once and kept. */
   credentialsKey: string | undefined;
 }
@@ -347,6 +360,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  CONTENT_LANGUAGES: ${(err as Error).message}`);
   }
+  let ssoProviders: SsoProvider[];
+  try {
+    ssoProviders = parseSsoProviders(e.SSO_PROVIDERS, e.SSO_CONFIG_FILE);
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
   const partnerCalls = {
     timeoutMs: e.EXTERNAL_COURSES_TIMEOUT_MS,
     retries: e.EXTERNAL_COURSES_RETRIES,
@@ -415,5 +434,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     partnerPeer: e.PARTNER_PEER ? { port: e.PARTNER_PEER_PORT, ...partnerCalls } : null,
     verifiableCredentials: e.VERIFIABLE_CREDENTIALS,
     credentialsKey: e.CREDENTIALS_KEY,
+    ssoProviders,
+    oidcPeer: e.OIDC_PEER ? { port: e.OIDC_PEER_PORT, facility: e.OIDC_PEER_FACILITY } : null,
   };
 }

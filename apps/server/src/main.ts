@@ -9,6 +9,7 @@ import { issuePendingAdminPassword } from "./demo/seed";
 import { drainServer } from "./http/drain";
 import { type JobRunner, startJobRunner } from "./jobs/runner";
 import { useTestPasswordHashing } from "./security/passwords";
+import { SsoProviderSchema } from "./sso/settings";
 import { STATS_REPLY, STATS_REQUEST, superviseWorkers } from "./system/cluster";
 
 /** How long requests already running may take to finish after SIGTERM. */
@@ -24,6 +25,7 @@ async function main(config: Config): Promise<void> {
     console.warn("TEST_PASSWORD_HASHING=true: new passwords get cheap hashes. For test servers only.");
   }
   const peer = await startPeer(config);
+  const oidcPeer = await startOidcPeer(config);
   const { deps, seed } = await createDeps(config, (err) => console.error(err));
   const app = await buildApp(deps, { logger: true, serveWeb: true });
 
@@ -39,6 +41,7 @@ async function main(config: Config): Promise<void> {
       // Requests already sent are answered (served, or 503 with Retry-After), none is reset.
       if (!(await drainServer(app, SHUTDOWN_GRACE_MS))) app.log.warn("shutdown: requests still running were cut off");
       await peer?.close();
+      await oidcPeer?.peer.close();
       await backupChannel?.close();
       await jobs?.stop();
       await deps.database.close();
@@ -84,6 +87,7 @@ async function main(config: Config): Promise<void> {
           `CareCampus ${deps.version.version} (${deps.version.short_hash}) is running on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}${config.workers > 1 ? ` in ${config.workers} worker processes` : ""}`,
           `Database: ${db}. Started in ${Math.round(performance.now() - started)} ms.`,
           ...(peer ? [`Reference partner (test peer) for external courses: ${peer.url}`] : []),
+          ...(oidcPeer ? oidcPeer.lines : []),
         ]
       : [];
   // Of several workers, the one that seeded (or issued the first password) says so.
@@ -106,6 +110,55 @@ async function startPeer(config: Config): Promise<{ url: string; close(): Promis
   const { port: _port, ...calls } = config.partnerPeer;
   config.partner ??= { url: peer.url, clientId: "carecampus", clientSecret: secret, ...calls };
   return peer;
+}
+
+/**
+ * OIDC_PEER=true (demo and browser tests): the reference identity provider, a test peer that is
+ * no part of the product (oidc-peer/), runs in this process and becomes single sign-on provider
+ * `demo` for the demo's first facility (OIDC_PEER_FACILITY). Loaded only then, by a name the bundle leaves alone.
+ */
+async function startOidcPeer(config: Config): Promise<{ peer: { close(): Promise<void> }; lines: string[] } | null> {
+  if (!config.oidcPeer) return null;
+  const name = "@carecampus/oidc-peer";
+  const { startOidcPeer: start, DEMO_ACCOUNTS } = (await import(name)) as typeof import("@carecampus/oidc-peer");
+  const secret = crypto.randomBytes(24).toString("base64url");
+  const id = "demo";
+  const peer = await start({
+    port: config.oidcPeer.port,
+    clients: [
+      {
+        client_id: "carecampus",
+        client_secret: secret,
+        client_name: "CareCampus",
+        redirect_uris: [`${config.publicUrl}/api/auth/sso/${id}/callback`],
+        post_logout_redirect_uris: [`${config.publicUrl}/login`],
+      },
+    ],
+  });
+  config.ssoProviders = [
+    SsoProviderSchema.parse({
+      id,
+      name: "Demo-Anmeldedienst",
+      issuer: peer.issuer,
+      client_id: "carecampus",
+      client_secret: secret,
+      facility: config.oidcPeer.facility,
+      subject_claims: ["tid", "oid"],
+      role_mapping: { "CareCampus.Supervisor": ["supervisor", "employee"] },
+      link_by_email: true,
+    }),
+    ...config.ssoProviders.filter((p) => p.id !== id),
+  ];
+  return {
+    peer,
+    lines: [
+      `Reference identity provider (test peer) for single sign-on: ${peer.issuer} (provider "${id}", ${config.oidcPeer.facility})`,
+      ...DEMO_ACCOUNTS.map(
+        (a) =>
+          `  ${a.login} / ${a.password} (${a.claims.name}${(a.claims.roles as string[]).length ? `, roles ${(a.claims.roles as string[]).join(", ")}` : ""})`,
+      ),
+    ],
+  };
 }
 
 async function start(): Promise<void> {

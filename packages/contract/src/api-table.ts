@@ -1,13 +1,17 @@
 // Generated from endpoints.ts by `npm run gen:api` (scripts/gen-api-table.mjs): do not edit.
 import type { ApiTable } from "./api";
 
-/** Each call's method, path and kind ("json" unless it says "download"); api.ts makes the table of it. */
+/** Each call's method, path and kind ("json" unless it says "download" or "redirect"); api.ts makes the table of it. */
 export const apiTable = {
   health: { method: "GET", path: "/health" },
   version: { method: "GET", path: "/version" },
   login: { method: "POST", path: "/auth/login" },
   refresh: { method: "POST", path: "/auth/refresh" },
   forgotPassword: { method: "POST", path: "/auth/forgotpassword" },
+  ssoProviders: { method: "GET", path: "/auth/sso/providers" },
+  ssoLogin: { method: "GET", path: "/auth/sso/:provider/login", kind: "redirect" },
+  ssoCallback: { method: "GET", path: "/auth/sso/:provider/callback", kind: "redirect" },
+  ssoLogout: { method: "GET", path: "/auth/sso/:provider/logout", kind: "redirect" },
   userGet: { method: "GET", path: "/auth/users/:id" },
   accountUpdate: { method: "PATCH", path: "/auth/users/:id" },
   helpRedirectHide: { method: "DELETE", path: "/account/help_redirect_dialog" },

@@ -19,7 +19,7 @@ export interface ApiRoute {
   readonly method: HttpMethod;
   /** Fastify style, under API_PREFIX: `/auth/admin/users/:id`. */
   readonly path: string;
-  readonly kind: "json" | "download";
+  readonly kind: "json" | "download" | "redirect";
 }
 export type JsonRoute = ApiRoute & { readonly kind: "json" };
 export type DownloadRoute = ApiRoute & { readonly kind: "download" };
@@ -32,7 +32,11 @@ export type ApiTable = {
   readonly [K in EndpointName]: {
     readonly method: Endpoints[K]["method"];
     readonly path: Endpoints[K]["path"];
-  } & (Endpoints[K]["kind"] extends "download" ? { readonly kind: "download" } : { readonly kind?: never });
+  } & (Endpoints[K]["kind"] extends "download"
+    ? { readonly kind: "download" }
+    : Endpoints[K]["kind"] extends "redirect"
+      ? { readonly kind: "redirect" }
+      : { readonly kind?: never });
 };
 
 type Named<K extends EndpointName> = {

@@ -32,9 +32,14 @@ describe("endpoint table", () => {
     }
   });
 
-  it("gives every JSON call a 200 schema and no download one; downloads are GETs taking ?token=", () => {
+  it("gives every JSON call a 200 schema and no download or redirect one; downloads are GETs taking ?token=", () => {
     for (const e of all) {
-      if (e.kind === "download") {
+      if (e.kind === "redirect") {
+        // Opened by the browser and answered with a 302: no JSON answer, no token.
+        expect(e.response, e.name).toBeUndefined();
+        expect(e.method, e.name).toBe("GET");
+        expect(e.query instanceof z.ZodObject && "token" in e.query.shape, e.name).toBe(false);
+      } else if (e.kind === "download") {
         expect(e.response, e.name).toBeUndefined();
         expect(e.method, e.name).toBe("GET");
         // A download without a session (no 401: its URL is its own credential, e.g. the

@@ -37,7 +37,7 @@ export { CredentialCheck } from "./endpoints/credentials";
 export { IconParams } from "./endpoints/files";
 export { ExternalUserParams } from "./endpoints/qualifications";
 
-export type Endpoint = EndpointSpec & { readonly name: string; readonly kind: "json" | "download" };
+export type Endpoint = EndpointSpec & { readonly name: string; readonly kind: "json" | "download" | "redirect" };
 
 /*
  * Each feature's calls are in endpoints/<feature>.ts, what they share in endpoints/common.ts.
@@ -80,7 +80,7 @@ const table = {
 type Table = typeof table;
 type Named<K extends string, S> = S & {
   readonly name: K;
-  readonly kind: S extends { kind: "download" } ? "download" : "json";
+  readonly kind: S extends { kind: "download" } ? "download" : S extends { kind: "redirect" } ? "redirect" : "json";
 };
 
 /** The endpoint table: every call of the API under API_PREFIX, by name. */

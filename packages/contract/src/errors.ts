@@ -38,6 +38,14 @@ export const ErrorCode = {
   machineTranslationOff: 1110,
   /** The machine translation service did not answer, too late or with garbage. */
   machineTranslationUnavailable: 1111,
+  /** Single sign-on (issue 32): the identity provider did not answer, or not in time. */
+  ssoUnavailable: 1112,
+  /** Single sign-on: the provider's answer does not belong to a login begun here (state, code, an error it sent). */
+  ssoRefused: 1113,
+  /** Single sign-on: the provider's ID token failed a check (issuer, audience, signature, nonce, expiry). */
+  ssoTokenInvalid: 1114,
+  /** Single sign-on: no CareCampus account may be used or created for this person; their administrator can help. */
+  ssoNoAccount: 1115,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -73,6 +81,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   [ErrorCode.mediaQuotaExceeded]: 413,
   [ErrorCode.machineTranslationOff]: 409,
   [ErrorCode.machineTranslationUnavailable]: 502,
+  [ErrorCode.ssoUnavailable]: 503,
+  [ErrorCode.ssoRefused]: 400,
+  [ErrorCode.ssoTokenInvalid]: 401,
+  [ErrorCode.ssoNoAccount]: 403,
 };
 
 /**

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ErrorCode, TokenClaims } from "@carecampus/contract";
 import { eq } from "drizzle-orm";
-import { jwtVerify, SignJWT } from "jose";
+import { EncryptJWT, jwtDecrypt, jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client";
 import { appMeta } from "../db/schema";
 import { AppError } from "../errors";
@@ -38,7 +38,18 @@ export interface TokenService {
   sign(subject: TokenSubject): Promise<string>;
   /** Throws AppError 1010 for any token that is not ours, tampered, or expired. */
   verify(token: string): Promise<VerifiedToken>;
+  /**
+   * A short-lived value only this installation can read or make (single sign-on's transaction
+   * cookie, issue 32): encrypted (A256GCM) with a key derived from the token secret for
+   * `purpose`, so it is never a session token, nor one purpose's value another's.
+   */
+  seal(purpose: string, payload: Record<string, unknown>, seconds: number): Promise<string>;
+  /** The payload of `seal`, or null when the value is not ours, not for `purpose`, or expired. */
+  unseal(purpose: string, sealed: string): Promise<Record<string, unknown> | null>;
 }
+
+const purposeKey = (secret: Uint8Array, purpose: string) =>
+  new Uint8Array(crypto.createHmac("sha256", secret).update(`carecampus sealed value: ${purpose}`).digest());
 
 /**
  * HS256 tokens (decision 9). A session has an absolute lifetime: `maxSessionSeconds` after its
@@ -59,6 +70,27 @@ export function createTokenService(
   const verified = new Map<string, { claims: VerifiedToken; exp: number }>();
   const expired = () => new AppError(ErrorCode.sessionExpired, "Session expired");
   return {
+    async seal(purpose, payload, seconds) {
+      const iat = Math.floor(now().getTime() / 1000);
+      return new EncryptJWT(payload)
+        .setProtectedHeader({ alg: "dir", enc: "A256GCM", cty: purpose })
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + seconds)
+        .encrypt(purposeKey(secret, purpose));
+    },
+    async unseal(purpose, sealed) {
+      try {
+        const { payload } = await jwtDecrypt(sealed, purposeKey(secret, purpose), {
+          currentDate: now(),
+          requiredClaims: ["exp"],
+          keyManagementAlgorithms: ["dir"],
+          contentEncryptionAlgorithms: ["A256GCM"],
+        });
+        return payload as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    },
     async sign(s) {
       const iat = Math.floor(now().getTime() / 1000);
       const end = s.authTime + maxSessionSeconds;

@@ -97,8 +97,32 @@ export const userRoles = pgTable(
     role: text("role")
       .notNull()
       .references(() => roles.name),
+    /**
+     * Who gave it (issue 32): 'manual' (an administrator, an import, the start) or 'sso' (a
+     * provider's role mapping, re-synchronised at each of the person's single sign-on logins,
+     * which never removes a role given by hand).
+     */
+    source: text("source").notNull().default("manual"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.role] }), index("user_roles_role_idx").on(t.role)],
+);
+
+/**
+ * A person's identity at a single sign-on provider (issue 32): the provider's id and the subject
+ * its configured claims make (e.g. Entra's tid and oid), linked to one CareCampus user.
+ */
+export const ssoIdentities = pgTable(
+  "sso_identities",
+  {
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.subject] }), index("sso_identities_user_idx").on(t.userId)],
 );
 
 export const preferences = pgTable("preferences", {

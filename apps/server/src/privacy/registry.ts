@@ -27,6 +27,7 @@ import {
   questionTranslations,
   quizAttempts,
   rateLimits,
+  ssoIdentities,
   trainingMatrices,
   trainingMatrixEntries,
   trainingMatrixHistory,
@@ -224,6 +225,21 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
       subjectLink(userRoles.userId, "profile", {
         rule: "keep-anonymous",
         why: "Counts per role stay right; a role names nobody.",
+      }),
+    ],
+  },
+  {
+    table: ssoIdentities,
+    purpose: "Who the person is at their employer's identity provider (single sign-on, issue 32).",
+    personal: [
+      { column: ssoIdentities.userId, holds: "user-id" },
+      { column: ssoIdentities.subject, holds: "login" },
+      { column: ssoIdentities.lastLoginAt, holds: "fact" },
+    ],
+    links: [
+      subjectLink(ssoIdentities.userId, "profile", {
+        rule: "delete",
+        why: "Only needed to recognise the person at their next login; an archived person is refused by their account, not by this link.",
       }),
     ],
   },

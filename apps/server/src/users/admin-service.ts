@@ -11,7 +11,7 @@ import {
   type UserCreate,
   type UserUpdate,
 } from "@carecampus/contract";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, like, notInArray, or, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay, assertMayGrant, facilityScope } from "../access/policy";
 import { currentMember, requireUser, userScope } from "../access/scope";
 import { recordMatrixPeriods } from "../assignments/history";
@@ -277,8 +277,12 @@ export async function updateUserByAdmin(
     // A new password ends the sessions (token_version) and the calendar feed address.
     if (hash !== undefined) await revokeFeedsOfUser(tx, id);
     if (patch.roles !== undefined) {
-      await tx.delete(userRoles).where(eq(userRoles.userId, id));
-      await tx.insert(userRoles).values(roles.map((role) => ({ userId: id, role })));
+      // Roles kept stay as they were given (by hand or by single sign-on, issue 32).
+      await tx.delete(userRoles).where(and(eq(userRoles.userId, id), notInArray(userRoles.role, roles)));
+      await tx
+        .insert(userRoles)
+        .values(roles.map((role) => ({ userId: id, role })))
+        .onConflictDoNothing();
     }
     if (patch.activities !== undefined) {
       await tx.delete(userActivities).where(eq(userActivities.userId, id));

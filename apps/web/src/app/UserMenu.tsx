@@ -21,6 +21,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { UserAvatar } from "../components/UserAvatar";
 import { forgetCopy } from "../offline/copy";
+import { takeSsoProvider } from "../session/sso";
 import { sessionStore, useRequiredSession } from "../session/store";
 import { settings } from "./settings";
 
@@ -35,10 +36,13 @@ export function UserMenu() {
   // Logging out ends the session; where the installation names a portal (alternative-callback-url),
   // the user goes back there, else to the login page.
   // The device-kept copy of "my certificates" goes with it (offline/copy.ts).
+  // A session begun by single sign-on also ends the provider's (its end-session address, then
+  // back to the login page).
   const logout = () => {
     const forgotten = forgetCopy();
+    const sso = takeSsoProvider();
     sessionStore.clear();
-    const portal = settings["alternative-callback-url"];
+    const portal = sso ? `/api/auth/sso/${sso}/logout` : settings["alternative-callback-url"];
     if (portal) void forgotten.finally(() => window.location.assign(portal));
   };
   const { t } = useTranslation();

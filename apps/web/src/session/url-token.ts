@@ -1,7 +1,30 @@
 import { api } from "@carecampus/contract";
 import { call } from "../api/client";
 import i18n from "../i18n";
+import { rememberSsoProvider } from "./sso";
 import { decodeClaims, sessionStore } from "./store";
+
+/**
+ * A single sign-on login's return (issue 32): the session in the address's fragment
+ * (#sso_token=…&sso=<provider>), which no server saw. Taken and removed from the address without
+ * a reload; the person chose this login on the login page, so it simply begins.
+ */
+async function consumeSsoFragment(url: URL): Promise<void> {
+  const fragment = new URLSearchParams(url.hash.slice(1));
+  const token = fragment.get("sso_token");
+  if (!token) return;
+  url.hash = "";
+  window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  const claims = decodeClaims(token);
+  if (!claims?.sub) return;
+  try {
+    const user = await call(api.userGet, { params: { id: Number(claims.sub) }, token, silent: true });
+    sessionStore.login(token, user);
+    rememberSsoProvider(fragment.get("sso"));
+  } catch {
+    // an unusable token simply does not log in
+  }
+}
 
 /**
  * A token in the URL query logs the visitor in and reloads the page without it (spec §2).
@@ -9,6 +32,7 @@ import { decodeClaims, sessionStore } from "./store";
  */
 export async function consumeUrlToken(): Promise<boolean> {
   const url = new URL(window.location.href);
+  await consumeSsoFragment(url);
   const token = url.searchParams.get("token");
   if (!token) return false;
   url.searchParams.delete("token");
@@ -22,6 +46,7 @@ export async function consumeUrlToken(): Promise<boolean> {
       const name = (u: { name: string; surname: string }) => `${u.name} ${u.surname}`;
       if (!switching || window.confirm(i18n.t("session.switchUser", { current: name(current), next: name(user) }))) {
         sessionStore.login(token, user);
+        rememberSsoProvider(null);
       }
     } catch {
       // an unusable token simply does not log in

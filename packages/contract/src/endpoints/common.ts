@@ -26,10 +26,12 @@ export interface EndpointSpec {
   /** The 200 answer of a JSON call; a download has none. */
   response?: z.ZodType;
   /**
+   * 'redirect': an address the browser opens, answered with a 302 elsewhere (single sign-on's
+   * login, callback and logout), never called by script.
    * 'download': a file (xlsx, PDF, image, video) opened by URL in a tab, <img> or <video>,
    * which cannot send a header, so the token travels in the query (decision 9).
    */
-  kind?: "json" | "download";
+  kind?: "json" | "download" | "redirect";
   /** Statuses answered with the common spec §8 ErrorBody. */
   errors: readonly number[];
   /** Statuses answered with a richer error body. */

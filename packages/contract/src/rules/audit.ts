@@ -14,6 +14,10 @@ export const AUDIT_KINDS = [
   "user.exported",
   "user.erasure_requested",
   "users.imported",
+  // Single sign-on (issue 32): a person created or linked at their first login, roles from the mapping
+  "user.sso_created",
+  "user.sso_linked",
+  "user.sso_roles",
   // Qualifications and what people must learn
   "qualification.created",
   "matrix.changed",

@@ -114,3 +114,41 @@ export const AccountPatch = z
 export type AccountPatch = z.infer<typeof AccountPatch>;
 
 export const UserIdParams = z.object({ id: Id }).strict();
+
+/** A single sign-on provider as the login page shows it (issue 32). */
+export const SsoProviderInfo = z
+  .object({
+    id: z.string(),
+    /** What the button names: "Mit {name} anmelden". */
+    name: z.string(),
+    /** False when the provider did not answer lately: the button says it is unavailable. */
+    available: z.boolean(),
+  })
+  .meta({ id: "SsoProviderInfo" });
+export type SsoProviderInfo = z.infer<typeof SsoProviderInfo>;
+
+export const SsoProvidersResponse = z.object({ providers: z.array(SsoProviderInfo) });
+export type SsoProvidersResponse = z.infer<typeof SsoProvidersResponse>;
+
+export const SsoProviderParams = z.object({ provider: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/) });
+
+/** Where to go after the login: a path of this app (never another site). */
+export const SsoLoginQuery = z.object({
+  redirect: z
+    .string()
+    .max(2000)
+    .regex(/^\/(?![/\\])[^#]*$/, "a path of this app")
+    .optional(),
+});
+
+/** The provider's answer: a code and the state, or an error it names. */
+export const SsoCallbackQuery = z
+  .object({
+    code: z.string().max(4000).optional(),
+    state: z.string().max(1000).optional(),
+    error: z.string().max(200).optional(),
+    error_description: z.string().max(2000).optional(),
+    iss: z.string().max(2000).optional(),
+    session_state: z.string().max(2000).optional(),
+  })
+  .loose();

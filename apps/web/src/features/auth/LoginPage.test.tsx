@@ -29,7 +29,10 @@ function openLogin() {
 describe("login page", () => {
   it("asks for both fields, and is pending while the login is checked", async () => {
     const checking = held<LoginResponse>();
-    const requests = stubApi([{ route: api.login, answer: () => checking.answer }]);
+    const requests = stubApi([
+      { route: api.login, answer: () => checking.answer },
+      { route: api.ssoProviders, answer: { providers: [] } },
+    ]);
     renderScreen(<LoginPage />, "/login");
     expect(submit().hasAttribute("disabled")).toBe(true);
     fireEvent.change(fieldLabelled("login.username"), { target: { value: "emma" } });
@@ -40,13 +43,44 @@ describe("login page", () => {
     fireEvent.click(submit());
     await waitFor(() => expect(submit().getAttribute("data-loading")).toBe("true"));
     expect(submit().hasAttribute("disabled")).toBe(true);
-    expect(requests).toEqual([
+    expect(requests.filter((r) => r.method === "POST")).toEqual([
       { method: "POST", url: "/api/auth/login", body: { login: "emma", password: "Demo-1234!" } },
     ]);
   });
 
+  it("offers each single sign-on provider above the form: a link back to the page wanted, or unavailable", async () => {
+    stubApi([
+      {
+        route: api.ssoProviders,
+        answer: {
+          providers: [
+            { id: "entra", name: "Microsoft", available: true },
+            { id: "keycloak", name: "Keycloak", available: false },
+          ],
+        },
+      },
+    ]);
+    renderScreen(<LoginPage />, "/login");
+    const link = await screen.findByRole("link", { name: i18n.t("login.sso.with", { name: "Microsoft" }) });
+    expect(link.getAttribute("href")).toBe("/api/auth/sso/entra/login?redirect=%2F");
+    const down = screen.getByRole("button", { name: i18n.t("login.sso.unavailable", { name: "Keycloak" }) });
+    expect(down.hasAttribute("disabled")).toBe(true);
+    // Above the password form, in the order of the page.
+    const field = fieldLabelled("login.username");
+    expect(link.compareDocumentPosition(field) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(submit()).toBeTruthy();
+  });
+
+  it("says why a single sign-on came back refused, and shows no buttons without providers", async () => {
+    stubApi([{ route: api.ssoProviders, answer: { providers: [] } }]);
+    renderScreen(<LoginPage />, `/login?sso_error=${ErrorCode.ssoNoAccount}`);
+    expect((await screen.findByRole("alert")).textContent).toBe(i18n.t(`errors.${ErrorCode.ssoNoAccount}`));
+    expect(screen.queryByRole("group", { name: i18n.t("login.sso.group") })).toBeNull();
+  });
+
   it("shows a refused login, empties the password and keeps the username", async () => {
     stubApi([
+      { route: api.ssoProviders, answer: { providers: [] } },
       {
         route: api.login,
         answer: () => {
@@ -64,7 +98,7 @@ describe("login page", () => {
   });
 
   it("asks for the username before 'forgot password', at the field", async () => {
-    stubApi([]);
+    stubApi([{ route: api.ssoProviders, answer: { providers: [] } }]);
     renderScreen(<LoginPage />, "/login");
     fireEvent.click(screen.getByRole("button", { name: i18n.t("login.forgot") }));
     expect(await screen.findByText(i18n.t("login.provideUsername"))).toBeTruthy();

@@ -1,5 +1,17 @@
 import { api } from "@carecampus/contract";
-import { Anchor, Button, Center, Image, Paper, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Image,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,10 +20,15 @@ import { ApiError } from "../../api/call";
 import { call, showSuccess } from "../../api/client";
 import { useOnline } from "../../app/online";
 import logo from "../../assets/logo.svg";
+import { rememberSsoProvider } from "../../session/sso";
 import { sessionStore, useSession, useSessionState } from "../../session/store";
+import { SsoButtons, useSsoProviders } from "./SsoButtons";
 
 // Without a connection only: what the login can still offer (a module of its own, not the login's code).
 const OfflineLogin = lazy(() => import("./OfflineLogin"));
+
+/** The refusals a single sign-on login comes back with (/login?sso_error=…, spec §8). */
+const SSO_ERRORS = ["1112", "1113", "1114", "1115"];
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -29,6 +46,9 @@ export function LoginPage() {
   const online = useOnline();
   const [unreachable, setUnreachable] = useState(false);
   const loginInput = useRef<HTMLInputElement>(null);
+  // Single sign-on (issue 32): the providers' buttons, and why a provider's login came back refused.
+  const providers = useSsoProviders();
+  const ssoError = new URLSearchParams(location.search).get("sso_error");
   useEffect(() => {
     if (!lockedOut) loginInput.current?.focus();
   }, [lockedOut]);
@@ -43,6 +63,7 @@ export function LoginPage() {
     try {
       const res = await call(api.login, { body: { login: v.login.trim(), password: v.password } });
       sessionStore.login(res.token, res.user);
+      rememberSsoProvider(null);
     } catch (err) {
       form.setFieldValue("password", "");
       if (err instanceof ApiError && err.status === 0) setUnreachable(true);
@@ -73,6 +94,17 @@ export function LoginPage() {
           <Text ta="center" c="dimmed" size="sm">
             {t("login.subtitle")}
           </Text>
+          {ssoError && SSO_ERRORS.includes(ssoError) && (
+            <Alert color="red" variant="light" role="alert">
+              {t(`errors.${ssoError}`)}
+            </Alert>
+          )}
+          {providers.length > 0 && (
+            <>
+              <SsoButtons providers={providers} redirect={from.startsWith("/login") ? "/" : from} />
+              <Divider label={t("login.sso.or")} labelPosition="center" />
+            </>
+          )}
           <TextInput
             label={t("login.username")}
             {...form.getInputProps("login")}
