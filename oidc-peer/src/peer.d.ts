@@ -15,8 +15,9 @@ export declare const DEMO_ACCOUNTS: PeerAccount[];
 export interface OidcPeer {
   issuer: string;
   accounts: PeerAccount[];
-  setMischief(kind: null | "issuer" | "expired"): void;
+  setMischief(kind: null | "issuer" | "expired" | "foreign"): void;
   setDown(down: boolean): void;
+  setHang(hang: boolean): void;
   logins: string[];
   close(): Promise<void>;
 }

@@ -134,7 +134,7 @@ export async function startOidcPeer({ port = 0, clients, accounts = DEMO_ACCOUNT
   const server = http.createServer();
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${server.address().port}`;
-  const state = { mischief: null, logins: [], down: false };
+  const state = { mischief: null, logins: [], down: false, hang: false };
   const find = (id) => accounts.find((a) => a.login === id);
 
   const provider = new Provider(issuer, {
@@ -198,6 +198,15 @@ export async function startOidcPeer({ port = 0, clients, accounts = DEMO_ACCOUNT
   const key = await importJWK(SIGNING_KEY, "ES256");
   provider.use(async (ctx, next) => {
     await next();
+    // A discovery document naming endpoints elsewhere (the relying party must not go there).
+    if (ctx.path === "/.well-known/openid-configuration" && state.mischief === "foreign" && ctx.body) {
+      ctx.body = {
+        ...ctx.body,
+        token_endpoint: "http://127.0.0.1:1/elsewhere/token",
+        jwks_uri: "http://127.0.0.1:1/elsewhere/jwks",
+      };
+      return;
+    }
     if (ctx.path !== "/token" || !state.mischief || !ctx.body || typeof ctx.body !== "object" || !ctx.body.id_token)
       return;
     const claims = decodeJwt(ctx.body.id_token);
@@ -220,6 +229,8 @@ export async function startOidcPeer({ port = 0, clients, accounts = DEMO_ACCOUNT
         req.socket.destroy();
         return;
       }
+      // A provider that hangs: the request is taken and never answered.
+      if (state.hang) return;
       const m = /^\/interaction\/([A-Za-z0-9_-]+)(\/login)?$/.exec(req.url ?? "");
       if (m) {
         const details = await provider.interactionDetails(req, res);
@@ -264,13 +275,17 @@ export async function startOidcPeer({ port = 0, clients, accounts = DEMO_ACCOUNT
   return {
     issuer,
     accounts,
-    /** What the peer does wrong on purpose: null, 'issuer' (another iss) or 'expired' (exp in the past). */
+    /** What the peer does wrong on purpose: null, 'issuer' (another iss), 'expired' (exp in the past) or 'foreign' (its discovery names a token endpoint and key set on another origin). */
     setMischief(kind) {
       state.mischief = kind;
     },
     /** Down: every connection is closed unanswered (discovery and logins fail). */
     setDown(down) {
       state.down = down;
+    },
+    /** Hanging: every request is taken and never answered (until the peer closes). */
+    setHang(hang) {
+      state.hang = hang;
     },
     /** The logins made at the peer's form, in order. */
     logins: state.logins,

@@ -3,8 +3,11 @@ import * as oidc from "openid-client";
 import { AppError } from "../errors";
 import { isLoopback, type SsoProvider } from "./settings";
 
-/** A provider that answered is asked again after this long (its keys and endpoints may move). */
-const FRESH_MS = 10 * 60_000;
+/**
+ * A provider that answered is asked again after this long: the login page's buttons say within
+ * half a minute that a provider went down (and its keys and endpoints may move).
+ */
+const FRESH_MS = 30_000;
 /** A provider that did not answer is tried again after this long; until then its button says unavailable. */
 const RETRY_MS = 30_000;
 

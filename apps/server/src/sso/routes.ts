@@ -1,4 +1,4 @@
-import { endpoints } from "@carecampus/contract";
+import { ErrorCode, endpoints } from "@carecampus/contract";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { limitDeps } from "../deps";
 import { AppError } from "../errors";
@@ -32,6 +32,7 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
     installationTheme: app.deps.config.settings.theme,
     providers,
     publicUrl: app.deps.config.publicUrl,
+    maxUsers: app.deps.config.maxUsers,
   });
 
   route(app, endpoints.ssoProviders, {}, async (_request, reply) => {
@@ -41,7 +42,7 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, endpoints.ssoLogin, {}, async (request, reply) => {
     const provider = providers.get(request.params.provider);
-    const { url, cookie } = await beginSsoLogin(deps(), provider, request.query.redirect);
+    const { url, cookie } = await beginSsoLogin(deps(), provider, request.query.redirect, request.query.app_nonce);
     reply.header("set-cookie", cookieHeader(app.deps.config.publicUrl, cookie, 600));
     reply.header("cache-control", "no-store");
     return reply.redirect(url, 302);
@@ -55,7 +56,7 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
     reply.header("cache-control", "no-store");
     reply.header("referrer-policy", "no-referrer");
     try {
-      const { session, redirect } = await finishSsoLogin(
+      const { session, redirect, appNonce } = await finishSsoLogin(
         deps(),
         provider,
         request.query as Record<string, unknown>,
@@ -64,23 +65,24 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
       );
       request.log.info({ event: "sso-login", provider: provider.id, user: session.user.id }, "single sign-on login");
       // The session in the fragment: it never reaches a server's log or a Referer; the app takes it and removes it.
-      const fragment = new URLSearchParams({ sso_token: session.token, sso: provider.id });
+      const fragment = new URLSearchParams({ sso_token: session.token, sso: provider.id, sso_nonce: appNonce });
       return reply.redirect(`${redirect}#${fragment}`, 302);
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
       // The security log: what was refused and why, never a code or a token.
       request.log.warn(
         {
           event: "sso-callback-failed",
           provider: provider.id,
-          error_code: err.code,
-          reason: err instanceof SsoFailure ? err.reason : err.message,
+          error_code: err instanceof AppError ? err.code : null,
+          reason: err instanceof SsoFailure ? err.reason : (err as Error).message,
           ip: request.ip,
         },
         "single sign-on callback refused",
       );
       if (!wantsPage(request)) throw err;
-      return reply.redirect(`/login?sso_error=${err.code}`, 302);
+      // Whatever went wrong, a person in a browser lands on the login page, which says it.
+      const code = err instanceof AppError ? err.code : ErrorCode.ssoRefused;
+      return reply.redirect(`/login?sso_error=${code}`, 302);
     }
   });
 

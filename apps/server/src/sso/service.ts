@@ -2,13 +2,14 @@ import crypto from "node:crypto";
 import {
   ErrorCode,
   FACILITYLESS_ROLES,
+  facilityRequirement,
   type LoginResponse,
   loginKey,
   loginProblem,
   ROLES,
   type Role,
 } from "@carecampus/contract";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
 import { currentMember } from "../access/scope";
 import { recordAudit } from "../audit/record";
@@ -20,6 +21,7 @@ import { AppError } from "../errors";
 import { passwordKey } from "../security/limits";
 import { hashPassword } from "../security/passwords";
 import { loadSessionUser } from "../security/session-cache";
+import { assertRoomFor } from "../users/archive";
 import { getUser, insertUser, isLoginTaken } from "../users/service";
 import type { SsoProviders } from "./providers";
 import type { SsoProvider } from "./settings";
@@ -31,9 +33,14 @@ const TRANSACTION_SECONDS = 600;
 
 export interface SsoDeps extends LoginDeps {
   providers: SsoProviders;
+  /** MAX_USERS: a person created at their first login counts like any other. */
+  maxUsers: number | undefined;
   /** PUBLIC_URL: the redirect URI is PUBLIC_URL/api/auth/sso/<id>/callback, exactly. */
   publicUrl: string;
 }
+
+/** user_roles.source of a role a provider's mapping gave: removed again only by that provider. */
+export const ssoSource = (provider: SsoProvider) => `sso:${provider.id}`;
 
 export const redirectUri = (publicUrl: string, provider: SsoProvider) =>
   `${publicUrl}/api/auth/sso/${provider.id}/callback`;
@@ -43,6 +50,7 @@ export async function beginSsoLogin(
   deps: SsoDeps,
   provider: SsoProvider,
   redirect: string | undefined,
+  appNonce: string | undefined,
 ): Promise<{ url: string; cookie: string }> {
   const config = await deps.providers.configOf(provider);
   const verifier = oidc.randomPKCECodeVerifier();
@@ -59,7 +67,7 @@ export async function beginSsoLogin(
   });
   const cookie = await deps.tokens.seal(
     SSO_PURPOSE,
-    { p: provider.id, s: state, n: nonce, v: verifier, r: redirect ?? "/" },
+    { p: provider.id, s: state, n: nonce, v: verifier, r: redirect ?? "/", a: appNonce ?? "" },
     TRANSACTION_SECONDS,
   );
   return { url: url.href, cookie };
@@ -99,7 +107,7 @@ export async function finishSsoLogin(
   query: Record<string, unknown>,
   search: string,
   sealed: string | undefined,
-): Promise<{ session: LoginResponse; redirect: string }> {
+): Promise<{ session: LoginResponse; redirect: string; appNonce: string }> {
   if (typeof query.error === "string") throw refused(`provider error: ${query.error.slice(0, 100)}`);
   const transaction = sealed ? await deps.tokens.unseal(SSO_PURPOSE, sealed) : null;
   if (!transaction) throw refused("no transaction cookie (none, expired or not ours)");
@@ -125,14 +133,16 @@ export async function finishSsoLogin(
     throw classify(err, deps, provider);
   }
   const subject = subjectOf(provider, claims);
-  const email = typeof claims[provider.email_claim] === "string" ? String(claims[provider.email_claim]) : null;
+  // An address the provider does not vouch for is neither kept nor used to link (someone could claim another's).
+  const claimedEmail = claims[provider.email_claim];
+  const email = typeof claimedEmail === "string" && claims.email_verified === true ? claimedEmail.slice(0, 254) : null;
   const mapped = mappedRoles(provider, claims[provider.roles_claim]);
   const now = deps.now();
   const userId = await deps.db.transaction(async (tx) => {
     // Creations and links one at a time: the same person's two logins at once make one account.
     await lockForTransaction(tx, "users");
-    const id = await personOf(tx, provider, claims, subject, email, mapped, now);
-    await refuseIfBarred(tx, id, now);
+    const id = await personOf(tx, deps, provider, claims, subject, email, mapped, now);
+    await refuseIfBarred(tx, provider, id, now);
     await syncRoles(tx, provider, id, mapped, now);
     await tx
       .update(ssoIdentities)
@@ -145,7 +155,11 @@ export async function finishSsoLogin(
   if (!user || !session) throw noAccount("the account is gone");
   const authTime = Math.floor(now.getTime() / 1000);
   const token = await deps.tokens.sign({ ...session, language: user.language, authTime });
-  return { session: { token, user }, redirect: typeof transaction.r === "string" ? transaction.r : "/" };
+  return {
+    session: { token, user },
+    redirect: typeof transaction.r === "string" ? transaction.r : "/",
+    appNonce: typeof transaction.a === "string" ? transaction.a : "",
+  };
 }
 
 /** openid-client's refusals, as the §8 errors: the provider's own error 400, a bad ID token 401, no answer 503. */
@@ -191,6 +205,7 @@ export function mappedRoles(provider: SsoProvider, claim: unknown): Role[] {
 /** The linked account; else one linked by a verified e-mail; else a new one; else refused. */
 async function personOf(
   tx: Tx,
+  deps: SsoDeps,
   provider: SsoProvider,
   claims: oidc.IDToken,
   subject: string,
@@ -207,15 +222,20 @@ async function personOf(
     await tx.insert(ssoIdentities).values({ provider: provider.id, subject, userId, createdAt: now });
   };
   const facilityId = await facilityOf(tx, provider, claims);
-  if (provider.link_by_email && email && claims.email_verified === true) {
+  if (provider.link_by_email && email) {
     const same = await tx
       .select({ id: users.id, facilityId: users.facilityId })
       .from(users)
       .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, currentMember, isNull(users.erasedAt)))
       .limit(2);
-    // Exactly one account with the address, and in the provider's facility when it has one.
+    // Exactly one account with the address, in the provider's facility when it has one, and
+    // linked to no identity yet (an account made by another login is never taken over).
     const only = same.length === 1 ? same[0] : undefined;
-    if (only && (provider.facility === null || only.facilityId === facilityId)) {
+    const taken =
+      only &&
+      (await tx.select({ userId: ssoIdentities.userId }).from(ssoIdentities).where(eq(ssoIdentities.userId, only.id)))
+        .length > 0;
+    if (only && !taken && (provider.facility === null || only.facilityId === facilityId)) {
       await link(only.id);
       await recordAudit(
         tx,
@@ -233,8 +253,16 @@ async function personOf(
   }
   if (!provider.create_users) throw noAccount("not linked, and the provider creates nobody");
   const roles = mapped.length > 0 ? mapped : [...provider.default_roles];
-  const needsFacility = roles.some((r) => !FACILITYLESS_ROLES.includes(r));
+  const requirement = facilityRequirement(roles);
+  if (requirement === "conflict") throw noAccount(`the mapped roles ${roles.join(", ")} cannot be held together`);
+  const needsFacility = requirement === "required";
   if (needsFacility && facilityId === null) throw noAccount("no facility for a new person");
+  try {
+    await assertRoomFor(tx, deps.maxUsers, 1);
+  } catch (err) {
+    if (err instanceof AppError) throw noAccount("the installation's user limit (MAX_USERS) is reached");
+    throw err;
+  }
   const name = claimText(claims.given_name) ?? claimText(claims.name)?.split(" ")[0] ?? "SSO";
   const surname = claimText(claims.family_name) ?? claimText(claims.name)?.split(" ").slice(1).join(" ") ?? "";
   const login = await freeLogin(tx, email, name, surname);
@@ -256,7 +284,10 @@ async function personOf(
     await hashPassword(password),
   );
   if (mapped.length > 0) {
-    await tx.update(userRoles).set({ source: "sso" }).where(eq(userRoles.userId, id));
+    await tx
+      .update(userRoles)
+      .set({ source: ssoSource(provider) })
+      .where(eq(userRoles.userId, id));
   }
   await link(id);
   await recordAudit(
@@ -305,13 +336,20 @@ async function freeLogin(tx: Tx, email: string | null, name: string, surname: st
   return `sso-${crypto.randomBytes(6).toString("hex")}-${loginKey(base).slice(0, 40)}`;
 }
 
-/** An archived or erased person, or one whose account is locked after failed passwords, is refused. */
-async function refuseIfBarred(tx: Tx, userId: number, now: Date): Promise<void> {
+/**
+ * An archived or erased person, one whose account is locked after failed passwords, and one a
+ * facility's provider names who now belongs to another facility, is refused.
+ */
+async function refuseIfBarred(tx: Tx, provider: SsoProvider, userId: number, now: Date): Promise<void> {
   const [person] = await tx
-    .select({ archivedAt: users.archivedAt, erasedAt: users.erasedAt })
+    .select({ archivedAt: users.archivedAt, erasedAt: users.erasedAt, facility: facilities.name })
     .from(users)
+    .leftJoin(facilities, eq(facilities.id, users.facilityId))
     .where(eq(users.id, userId));
   if (!person || person.archivedAt || person.erasedAt) throw noAccount("archived or erased");
+  if (provider.facility !== null && person.facility?.toLowerCase() !== provider.facility.toLowerCase()) {
+    throw noAccount("the person belongs to another facility than the provider's");
+  }
   const [lock] = await tx
     .select({ key: rateLimits.key })
     .from(rateLimits)
@@ -321,29 +359,34 @@ async function refuseIfBarred(tx: Tx, userId: number, now: Date): Promise<void> 
 
 /**
  * The roles from the mapping, as they are now: a mapped role the person lacks is added (marked
- * 'sso'); an 'sso' role no longer mapped is removed; a role given by hand is never touched.
+ * as this provider's); a role this provider gave that it no longer maps is removed; a role given
+ * by hand, or by another provider, is never touched. Roles that cannot stand beside the person's
+ * facility (or its absence) are not given. A person is never left without a role: an employee
+ * of a facility keeps 'employee'; anyone else is refused.
  */
 async function syncRoles(tx: Tx, provider: SsoProvider, userId: number, mapped: Role[], now: Date): Promise<void> {
+  const source = ssoSource(provider);
   const held = await tx
     .select({ role: userRoles.role, source: userRoles.source })
     .from(userRoles)
     .where(eq(userRoles.userId, userId));
   const [person] = await tx.select({ facilityId: users.facilityId }).from(users).where(eq(users.id, userId));
-  // A role of a facility needs one: without, the mapping cannot give it.
-  const possible = mapped.filter((r) => FACILITYLESS_ROLES.includes(r) || person?.facilityId != null);
+  const hasFacility = person?.facilityId != null;
+  const possible = mapped.filter((r) => FACILITYLESS_ROLES.includes(r) !== hasFacility);
   const added = possible.filter((r) => !held.some((h) => h.role === r));
-  const removed = held
-    .filter((h) => h.source === "sso" && !possible.includes(h.role as Role))
+  let removed = held
+    .filter((h) => h.source === source && !possible.includes(h.role as Role))
     .map((h) => h.role as Role);
-  // Never none: a person left without a role keeps being an employee (given by the provider).
-  const remaining = held.length - removed.length + added.length;
-  if (remaining === 0) added.push("employee");
+  if (held.length - removed.length + added.length === 0) {
+    if (!hasFacility || !removed.includes("employee")) throw noAccount("no role left");
+    removed = removed.filter((r) => r !== "employee");
+  }
   if (added.length === 0 && removed.length === 0) return;
   if (added.length > 0) {
-    await tx.insert(userRoles).values(added.map((role) => ({ userId, role, source: "sso" })));
+    await tx.insert(userRoles).values(added.map((role) => ({ userId, role, source })));
   }
-  for (const role of removed) {
-    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.role, role)));
+  if (removed.length > 0) {
+    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), inArray(userRoles.role, removed)));
   }
   await recordAudit(
     tx,

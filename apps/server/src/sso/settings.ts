@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { ROLES } from "@carecampus/contract";
+import { FACILITYLESS_ROLES, ROLES } from "@carecampus/contract";
 import { z } from "zod";
 
 /**
@@ -54,6 +54,19 @@ export const SsoProviderSchema = z
     }
     if (!p.scopes.split(/\s+/).includes("openid")) {
       ctx.addIssue({ code: "custom", path: ["scopes"], message: "must include openid" });
+    }
+    // A facility's provider gives roles in that facility only, never an installation-wide one.
+    if (p.facility !== null) {
+      const given = [...Object.values(p.role_mapping).flat(), ...p.default_roles];
+      for (const role of new Set(given)) {
+        if (FACILITYLESS_ROLES.includes(role)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["role_mapping"],
+            message: `a provider of one facility cannot give "${role}" (a role of the whole installation)`,
+          });
+        }
+      }
     }
   });
 

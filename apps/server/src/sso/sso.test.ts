@@ -3,7 +3,8 @@ import { type OidcPeer, type PeerAccount, startOidcPeer } from "@carecampus/oidc
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, createFacility, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
-import { auditLog, ssoIdentities, userRoles, users } from "../db/schema";
+import { auditLog, rateLimits, ssoIdentities, userRoles, users } from "../db/schema";
+import { passwordKey } from "../security/limits";
 import { parseSsoProviders } from "./settings";
 
 const PUBLIC_URL = "http://127.0.0.1:9";
@@ -83,10 +84,8 @@ async function atPeer(authorizationUrl: string, who: string, password = "Peer-12
 
 /** Begins a login at CareCampus: the provider's address and the transaction cookie. */
 async function begin(app = ctx, redirect?: string) {
-  const res = await app.app.inject({
-    method: "GET",
-    url: `/api/auth/sso/acme/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ""}`,
-  });
+  const query = new URLSearchParams({ app_nonce: "app-nonce-of-the-tab-0123", ...(redirect ? { redirect } : {}) });
+  const res = await app.app.inject({ method: "GET", url: `/api/auth/sso/acme/login?${query}` });
   expect(res.statusCode, res.body).toBe(302);
   const cookie = String(res.headers["set-cookie"]).split(";")[0] as string;
   return { location: String(res.headers.location), cookie, setCookie: String(res.headers["set-cookie"]) };
@@ -112,7 +111,12 @@ function sessionOf(res: { statusCode: number; headers: Record<string, unknown>; 
   expect(res.statusCode, res.body).toBe(302);
   const location = new URL(String(res.headers.location), "http://x");
   const fragment = new URLSearchParams(location.hash.slice(1));
-  return { path: location.pathname, token: fragment.get("sso_token") as string, provider: fragment.get("sso") };
+  return {
+    path: location.pathname,
+    token: fragment.get("sso_token") as string,
+    provider: fragment.get("sso"),
+    nonce: fragment.get("sso_nonce"),
+  };
 }
 
 async function me(token: string, app = ctx) {
@@ -214,6 +218,7 @@ describe("single sign-on (issue 32)", () => {
     const session = sessionOf(res);
     expect(session.path).toBe("/profile");
     expect(session.provider).toBe("acme");
+    expect(session.nonce).toBe("app-nonce-of-the-tab-0123");
     const user = await me(session.token);
     expect(user).toMatchObject({
       name: "Sven",
@@ -223,7 +228,7 @@ describe("single sign-on (issue 32)", () => {
     });
     expect(user.facility?.id).toBe(facility.id);
     expect([...user.roles].sort()).toEqual(["employee", "supervisor"]);
-    expect(await sources(user.id)).toEqual({ employee: "sso", supervisor: "sso" });
+    expect(await sources(user.id)).toEqual({ employee: "sso:acme", supervisor: "sso:acme" });
     expect(await userCount()).toBe(before + 1);
     expect(await auditKinds(user.id)).toContain("user.sso_created");
     // The second login finds the same person (by tid and oid), creates nobody.
@@ -242,12 +247,27 @@ describe("single sign-on (issue 32)", () => {
     await ctx.deps.database.db.insert(userRoles).values({ userId: anna.id, role: "administrator" });
     const second = await me(sessionOf((await ssoLogin("anna")).res).token);
     expect([...second.roles].sort()).toEqual(["administrator", "employee", "supervisor"]);
-    expect((await sources(anna.id)).supervisor).toBe("sso");
+    expect((await sources(anna.id)).supervisor).toBe("sso:acme");
     // Taken away at the provider: the SSO role goes, the hand-given ones stay.
     claims.roles = [];
     const third = await me(sessionOf((await ssoLogin("anna")).res).token);
     expect([...third.roles].sort()).toEqual(["administrator", "employee"]);
     expect(await auditKinds(anna.id)).toEqual(expect.arrayContaining(["user.sso_created", "user.sso_roles"]));
+    // A person whose provider roles are all withdrawn keeps being an employee of the facility.
+    const svenClaims = peer.accounts.find((a) => a.login === "sven")?.claims as Record<string, unknown>;
+    const sven = await me(sessionOf((await ssoLogin("sven")).res).token);
+    svenClaims.roles = [];
+    try {
+      expect((await me(sessionOf((await ssoLogin("sven")).res).token)).roles).toEqual(["employee"]);
+      expect(await sources(sven.id)).toEqual({ employee: "sso:acme" });
+      svenClaims.roles = ["CareCampus.Supervisor"];
+      expect([...(await me(sessionOf((await ssoLogin("sven")).res).token)).roles].sort()).toEqual([
+        "employee",
+        "supervisor",
+      ]);
+    } finally {
+      svenClaims.roles = ["CareCampus.Supervisor"];
+    }
     const [entry] = await ctx.deps.database.db
       .select({ data: auditLog.data })
       .from(auditLog)
@@ -282,11 +302,50 @@ describe("single sign-on (issue 32)", () => {
           .from(auditLog)
           .where(eq(auditLog.subjectId, lisa.id));
         expect(kinds.map((k) => k.kind)).toContain("user.sso_linked");
+        // An account linked to an identity already is never taken over by another one with the address.
+        const other = peer.accounts.find((a) => a.login === "anna")?.claims as Record<string, unknown>;
+        const annaEmail = other.email;
+        other.email = "lisa.local@example.org";
+        try {
+          const again = await ssoLogin("anna", strict);
+          expect(again.res.statusCode).toBe(403);
+        } finally {
+          other.email = annaEmail;
+        }
       } finally {
         lisaClaims.email_verified = false;
       }
     } finally {
       await strict.close();
+    }
+  });
+
+  it("keeps no e-mail address the provider does not vouch for", async () => {
+    const lisa = await me(sessionOf((await ssoLogin("lisa")).res).token);
+    expect(lisa.email).toBeNull();
+    expect(lisa.login).not.toContain("@");
+  });
+
+  it("refuses a facility's provider for a person now in another facility, and beyond the user limit", async () => {
+    const moved = await me(sessionOf((await ssoLogin("nora")).res).token);
+    const elsewhere = await createFacility(ctx);
+    await ctx.deps.database.db.update(users).set({ facilityId: elsewhere.id }).where(eq(users.id, moved.id));
+    const res = (await ssoLogin("nora")).res;
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ error_code: ErrorCode.ssoNoAccount });
+    await ctx.deps.database.db.update(users).set({ facilityId: facility.id }).where(eq(users.id, moved.id));
+    // MAX_USERS: a new person counts like any other.
+    const full = await createTestApp({
+      env: { PUBLIC_URL, MAX_USERS: "1", SSO_PROVIDERS: JSON.stringify([provider()]) },
+    });
+    try {
+      await createFacility(full, facility.name);
+      await createUser(full, ["superchris"], null);
+      const refused = (await ssoLogin("sven", full)).res;
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error_code: ErrorCode.ssoNoAccount });
+    } finally {
+      await full.close();
     }
   });
 
@@ -297,6 +356,25 @@ describe("single sign-on (issue 32)", () => {
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ error_code: ErrorCode.ssoNoAccount });
     expect(res.headers.location).toBeUndefined();
+  });
+
+  it("refuses a person whose account is locked after failed passwords", async () => {
+    const first = await me(sessionOf((await ssoLogin("sven")).res).token);
+    const db = ctx.deps.database.db;
+    await db.insert(rateLimits).values({
+      key: passwordKey(first.id, ""),
+      hits: 10,
+      windowStart: new Date(),
+      blockedUntil: new Date(Date.now() + 3_600_000),
+    });
+    try {
+      const { res } = await ssoLogin("sven");
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error_code: ErrorCode.ssoNoAccount });
+    } finally {
+      await db.delete(rateLimits).where(eq(rateLimits.key, passwordKey(first.id, "")));
+    }
+    expect(sessionOf((await ssoLogin("sven")).res).token).toBeTruthy();
   });
 
   it("refuses a tampered state, a replayed code, another issuer's and an expired ID token, logging nobody in", async () => {
@@ -361,6 +439,26 @@ describe("single sign-on (issue 32)", () => {
     }
   });
 
+  it("never follows a discovery document to another origin", async () => {
+    peer.setMischief("foreign");
+    const fresh = await createTestApp({ env: { PUBLIC_URL, SSO_PROVIDERS: JSON.stringify([provider()]) } });
+    await createFacility(fresh, facility.name);
+    const spy = vi.spyOn(globalThis, "fetch");
+    try {
+      const started = await begin(fresh);
+      const back = await atPeer(started.location, "sven");
+      const res = await callback(back, started.cookie, fresh);
+      expect(res.statusCode).not.toBe(302);
+      expect(res.statusCode).toBeLessThan(500 + 4);
+      const origins = spy.mock.calls.map(([u]) => new URL(String(u instanceof Request ? u.url : u)).origin);
+      expect(origins).not.toContain("http://127.0.0.1:1");
+    } finally {
+      spy.mockRestore();
+      peer.setMischief(null);
+      await fresh.close();
+    }
+  });
+
   it("a provider that does not answer: unavailable within seconds, its login 503, the password login works", async () => {
     const down = await createTestApp({ env: { PUBLIC_URL, SSO_PROVIDERS: JSON.stringify([provider()]) } });
     peer.setDown(true);
@@ -380,6 +478,21 @@ describe("single sign-on (issue 32)", () => {
     }
   });
 
+  it("a provider that hangs is unavailable after its time limit, not later", async () => {
+    const hanging = await createTestApp({ env: { PUBLIC_URL, SSO_PROVIDERS: JSON.stringify([provider()]) } });
+    peer.setHang(true);
+    try {
+      const started = Date.now();
+      const list = await hanging.app.inject({ method: "GET", url: "/api/auth/sso/providers" });
+      // timeout_seconds is 2 here.
+      expect(Date.now() - started).toBeLessThan(4_500);
+      expect(list.json()).toEqual({ providers: [{ id: "acme", name: "Acme ID", available: false }] });
+    } finally {
+      peer.setHang(false);
+      await hanging.close();
+    }
+  });
+
   it("logging out ends the provider's session too (RP-initiated logout)", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/api/auth/sso/acme/logout" });
     expect(res.statusCode).toBe(302);
@@ -392,8 +505,22 @@ describe("single sign-on (issue 32)", () => {
   it("an unknown provider is 404; a redirect elsewhere is refused", async () => {
     const unknown = await ctx.app.inject({ method: "GET", url: "/api/auth/sso/nobody/login" });
     expect(unknown.statusCode).toBe(404);
-    const away = await ctx.app.inject({ method: "GET", url: "/api/auth/sso/acme/login?redirect=//evil.example" });
-    expect(away.statusCode).toBe(400);
+    for (const redirect of [
+      "//evil.example",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "https://evil.example/",
+      "/a\r\nSet-Cookie: x=1",
+      "/€",
+    ]) {
+      const away = await ctx.app.inject({
+        method: "GET",
+        url: `/api/auth/sso/acme/login?redirect=${encodeURIComponent(redirect)}`,
+      });
+      expect(away.statusCode, redirect).toBe(400);
+      expect(away.json()).toMatchObject({ error_code: ErrorCode.validation });
+    }
   });
 });
 
@@ -417,6 +544,12 @@ describe("SSO settings", () => {
     expect(() => parseSsoProviders(JSON.stringify([{ ...base, scopes: "email" }]), undefined)).toThrow(/openid/);
     expect(() => parseSsoProviders(JSON.stringify([{ ...base, roles: "x" }]), undefined)).toThrow(/roles/);
     expect(() => parseSsoProviders("{", undefined)).toThrow(/not JSON/);
+    expect(() =>
+      parseSsoProviders(
+        JSON.stringify([{ ...base, facility: "Haus A", role_mapping: { x: "superchris" } }]),
+        undefined,
+      ),
+    ).toThrow(/cannot give "superchris"/);
     expect(() => parseSsoProviders("[]", "/x")).toThrow(/not both/);
   });
 });

@@ -1,13 +1,14 @@
 import { api } from "@carecampus/contract";
 import { call } from "../api/client";
 import i18n from "../i18n";
-import { rememberSsoProvider } from "./sso";
+import { rememberSsoProvider, takeSsoNonce } from "./sso";
 import { decodeClaims, sessionStore } from "./store";
 
 /**
  * A single sign-on login's return (issue 32): the session in the address's fragment
- * (#sso_token=…&sso=<provider>), which no server saw. Taken and removed from the address without
- * a reload; the person chose this login on the login page, so it simply begins.
+ * (#sso_token=…&sso=<provider>&sso_nonce=…), which no server saw. Taken and removed from the
+ * address without a reload, and only when it comes back with the value this browser's login
+ * began with: a link carrying someone else's session (login CSRF) is dropped.
  */
 async function consumeSsoFragment(url: URL): Promise<void> {
   const fragment = new URLSearchParams(url.hash.slice(1));
@@ -15,6 +16,7 @@ async function consumeSsoFragment(url: URL): Promise<void> {
   if (!token) return;
   url.hash = "";
   window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  if (!takeSsoNonce(fragment.get("sso_nonce"))) return;
   const claims = decodeClaims(token);
   if (!claims?.sub) return;
   try {

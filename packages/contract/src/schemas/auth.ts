@@ -137,7 +137,16 @@ export const SsoLoginQuery = z.object({
   redirect: z
     .string()
     .max(2000)
-    .regex(/^\/(?![/\\])[^#]*$/, "a path of this app")
+    // Printable ASCII only (a browser's paths are percent-encoded): it becomes a Location header.
+    .regex(/^\/(?![/\\])[\x21\x22\x24-\x7e]*$/, "a path of this app")
+    .optional(),
+  /**
+   * The app's own random value for this login, kept in the tab (sessionStorage) and given back in
+   * the fragment with the session: the app takes a session only from a login it began itself.
+   */
+  app_nonce: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
     .optional(),
 });
 

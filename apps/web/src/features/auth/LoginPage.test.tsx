@@ -62,7 +62,14 @@ describe("login page", () => {
     ]);
     renderScreen(<LoginPage />, "/login");
     const link = await screen.findByRole("link", { name: i18n.t("login.sso.with", { name: "Microsoft" }) });
-    expect(link.getAttribute("href")).toBe("/api/auth/sso/entra/login?redirect=%2F");
+    const href = new URL(link.getAttribute("href") as string, "http://x");
+    expect(href.pathname).toBe("/api/auth/sso/entra/login");
+    expect(href.searchParams.get("redirect")).toBe("/");
+    // The login's own value, kept when the link is followed: the session must come back with it.
+    const nonce = href.searchParams.get("app_nonce") as string;
+    expect(nonce).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    fireEvent.click(link);
+    expect(localStorage.getItem("carecampus.sso-nonce")).toBe(nonce);
     const down = screen.getByRole("button", { name: i18n.t("login.sso.unavailable", { name: "Keycloak" }) });
     expect(down.hasAttribute("disabled")).toBe(true);
     // Above the password form, in the order of the page.

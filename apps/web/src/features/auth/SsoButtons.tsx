@@ -1,9 +1,10 @@
 import { api, type SsoProviderInfo } from "@carecampus/contract";
 import { Button, Stack } from "@mantine/core";
 import { IconBuildingCommunity } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call } from "../../api/client";
+import { keepSsoNonce, newSsoNonce } from "../../session/sso";
 
 /**
  * The single sign-on providers of the installation (issue 32), asked for once the login page
@@ -37,6 +38,9 @@ const WRAP = {
 /** A button per provider ("Mit Microsoft anmelden"): a link to its login, or disabled and saying it cannot be reached. */
 export function SsoButtons({ providers, redirect }: { providers: SsoProviderInfo[]; redirect: string }) {
   const { t } = useTranslation();
+  // This login's own value: the session comes back with it, or is not taken (session/url-token.ts).
+  const nonce = useMemo(newSsoNonce, []);
+  const keep = () => keepSsoNonce(nonce);
   return (
     <Stack gap="xs" role="group" aria-label={t("login.sso.group")}>
       {providers.map((p) =>
@@ -44,7 +48,9 @@ export function SsoButtons({ providers, redirect }: { providers: SsoProviderInfo
           <Button
             key={p.id}
             component="a"
-            href={`/api/auth/sso/${encodeURIComponent(p.id)}/login?redirect=${encodeURIComponent(redirect)}`}
+            href={`/api/auth/sso/${encodeURIComponent(p.id)}/login?${new URLSearchParams({ redirect, app_nonce: nonce })}`}
+            onClick={keep}
+            onAuxClick={keep}
             variant="default"
             size="md"
             fullWidth
