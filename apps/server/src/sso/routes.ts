@@ -35,6 +35,22 @@ export async function ssoRoutes(app: FastifyInstance): Promise<void> {
     maxUsers: app.deps.config.maxUsers,
   });
 
+  // A callback refused before its handler ran (a malformed answer: a parameter twice, one too
+  // long) takes a browser back to the login page too; anything else goes on to the app's handler.
+  app.setErrorHandler((error, request, reply) => {
+    if (!request.routeOptions.url?.endsWith("/auth/sso/:provider/callback") || !wantsPage(request)) throw error;
+    request.log.warn(
+      {
+        event: "sso-callback-failed",
+        error_code: ErrorCode.ssoRefused,
+        reason: (error as Error).message,
+        ip: request.ip,
+      },
+      "single sign-on callback refused",
+    );
+    return reply.redirect(`/login?sso_error=${ErrorCode.ssoRefused}`, 302);
+  });
+
   route(app, endpoints.ssoProviders, {}, async (_request, reply) => {
     reply.header("cache-control", "no-store");
     return { providers: await providers.infos() };

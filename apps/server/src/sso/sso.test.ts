@@ -416,6 +416,15 @@ describe("single sign-on (issue 32)", () => {
     const res = await callback(back, started.cookie, ctx, "text/html,application/xhtml+xml");
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`/login?sso_error=${ErrorCode.ssoRefused}`);
+    // A malformed answer, refused before the handler: the browser goes back to the login page too,
+    // a script gets the §8 error.
+    const malformed = "/api/auth/sso/acme/callback?code=a&code=b&state=x";
+    const page = await ctx.app.inject({ method: "GET", url: malformed, headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(`/login?sso_error=${ErrorCode.ssoRefused}`);
+    const script = await ctx.app.inject({ method: "GET", url: malformed, headers: { accept: "application/json" } });
+    expect(script.statusCode).toBe(400);
+    expect(script.json()).toMatchObject({ error_code: ErrorCode.validation, status_code: 400 });
   });
 
   it("connects to nobody but the configured provider", async () => {
