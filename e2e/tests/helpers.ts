@@ -514,16 +514,17 @@ export async function transitionsDone(page: Page): Promise<void> {
           .filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
           .length,
     );
-  // None running now, and still none a few frames later: a dropdown shows (already 'visible' at
-  // opacity 0) a frame or two before its fade-in starts (Mantine's Transition), and a scan in
-  // between measured its texts half faded (a date picker's weekdays at 2.8:1, seen once in CI).
+  // None running in two readings in a row (expect.poll's interval between them): a dropdown shows
+  // (already 'visible' at opacity 0) a frame or two before its fade-in starts (Mantine's
+  // Transition), and a scan in between measured its texts half faded (a date picker's weekdays
+  // at 2.8:1, seen once in CI).
+  let quiet = 0;
   await expect
     .poll(async () => {
-      if ((await running()) > 0) return false;
-      await page.waitForTimeout(60);
-      return (await running()) === 0;
+      quiet = (await running()) === 0 ? quiet + 1 : 0;
+      return quiet;
     })
-    .toBe(true);
+    .toBeGreaterThanOrEqual(2);
 }
 
 /** Runs `check` with the page at 360 px, the narrowest phone, then returns to the project's size. */

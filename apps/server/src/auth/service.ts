@@ -22,12 +22,21 @@ export async function login(deps: LoginDeps, loginName: string, password: string
   const ok = await verifyPassword(found?.passwordHash, password);
   if (!found || !ok) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
   await attempt.succeeded();
-  const user = await getUser(deps.db, found.id, deps.installationTheme);
-  const session = await loadSessionUser(deps.db, found.id);
-  if (!user || !session) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
+  const session = await beginSession(deps, found.id);
+  if (!session) throw new AppError(ErrorCode.invalidCredentials, "Invalid username or password");
+  return session;
+}
+
+/**
+ * A new session of a current member (the password login, single sign-on): its first token, from
+ * now on, in the user's language, and the user; undefined when the account is no longer there.
+ */
+export async function beginSession(deps: LoginDeps, userId: number): Promise<LoginResponse | undefined> {
+  const user = await getUser(deps.db, userId, deps.installationTheme);
+  const session = await loadSessionUser(deps.db, userId);
+  if (!user || !session) return undefined;
   const authTime = Math.floor(deps.now().getTime() / 1000);
-  const token = await deps.tokens.sign({ ...session, language: user.language, authTime });
-  return { token, user };
+  return { token: await deps.tokens.sign({ ...session, language: user.language, authTime }), user };
 }
 
 /** A new token of the same session: its login time travels on, so the absolute lifetime holds. */
