@@ -222,10 +222,10 @@ test("a content manager writes a question's translation beside the German origin
   await expectAccessible(page, "an outdated translation, dark");
 });
 
-test("a content manager downloads a training's XLIFF for the translator and brings the translated file back @phone", async ({
+test("a content manager translates the training's name in place, downloads its XLIFF for the translator and brings the translated file back; a Turkish learner sees both @phone", async ({
   page,
 }) => {
-  const { common, cm, question } = await germanQuestion(page.request);
+  const { common, cm, qn, question } = await germanQuestion(page.request);
   const questionId = question.id;
 
   await openAs(page, cm, "/authoring");
@@ -235,6 +235,23 @@ test("a content manager downloads a training's XLIFF for the translator and brin
     name: exactly("de", "authoring.trainingTranslations.title", { name: common.name }),
   });
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  // The names learners choose from, translated in place: the training's.
+  const TURKISH_NAME = "Alarm planı eğitimi";
+  const row = dialog
+    .getByTestId("name-translation")
+    .filter({ hasText: `${text("de", "authoring.names.kinds.training")}: ${common.name}` });
+  const nameField = row.getByRole("textbox", {
+    name: text("de", "authoring.names.translation", { language: "Türkisch" }),
+  });
+  await expect(nameField).toHaveAttribute("lang", "tr");
+  await nameField.fill(TURKISH_NAME);
+  await row.getByRole("combobox", { name: text("de", "authoring.translations.status") }).selectOption("published");
+  const saveName = row.getByRole("button", { name: exactly("de", "common.save") });
+  await saveName.click();
+  await expect(page.getByText(text("de", "authoring.names.saved", { language: "Türkisch" }))).toBeVisible();
+  await expect(saveName).toBeFocused();
+  await expectAccessible(page, "the training's names in Turkish");
+  await expectNoSidewaysScroll(page, "the training's names in Turkish");
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     dialog.getByRole("link", { name: exactly("de", "authoring.trainingTranslations.download.xliff") }).click(),
@@ -244,15 +261,23 @@ test("a content manager downloads a training's XLIFF for the translator and brin
   expect(xliff).toContain('trgLang="tr"');
   expect(xliff).toContain(`<unit id="q${questionId}"`);
 
-  // The translator fills every segment in and marks it final.
+  // The names come first; the training's carries the name just saved.
+  expect(xliff).toContain(`<unit id="training${common.training}"`);
+  expect(xliff).toContain(`<target xml:space="preserve">${TURKISH_NAME}</target>`);
+  // The translator fills every segment of the question in and marks it final.
   const turkish = TRANSLATED.tr;
   const targets = [turkish.text, ...turkish.answers, turkish.explanation];
   let i = 0;
-  const filled = xliff.replace(
-    /(<segment id="[^"]+") state="initial">(\s*<source[^>]*>[\s\S]*?<\/source>)/g,
-    (_m, open: string, source: string) =>
-      `${open} state="final">${source}<target>${(targets[i++] ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;")}</target>`,
-  );
+  const at = xliff.indexOf(`<unit id="q${questionId}"`);
+  const filled =
+    xliff.slice(0, at) +
+    xliff
+      .slice(at)
+      .replace(
+        /(<segment id="[^"]+") state="initial">(\s*<source[^>]*>[\s\S]*?<\/source>)/g,
+        (_m, open: string, source: string) =>
+          `${open} state="final">${source}<target>${(targets[i++] ?? "").replace(/&/g, "&amp;").replace(/</g, "&lt;")}</target>`,
+      );
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cc-xliff-")), "haende-tr.xlf");
   fs.writeFileSync(file, filled);
   const [chooser] = await Promise.all([
@@ -281,6 +306,18 @@ test("a content manager downloads a training's XLIFF for the translator and brin
   expect(written.translations).toEqual([
     expect.objectContaining({ lang: "tr", status: "published", outdated: false, text: turkish.text }),
   ]);
+
+  // A learner who takes trainings in Turkish finds the training under its Turkish name, marked as Turkish.
+  await callApi(page.request, cm, "POST", `/authoring/questionnaires/${qn}/publish`);
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await callApi(page.request, employee, "PATCH", `/preferences/${employee.id}`, {
+    property: "content_language",
+    value: "tr",
+  });
+  await openAs(page, employee, `/topic/${common.topic}/training/${common.training}`);
+  const title = page.getByRole("heading", { level: 1 });
+  await expect(title).toHaveText(TURKISH_NAME);
+  await expect(title.locator('[lang="tr"]')).toHaveText(TURKISH_NAME);
 });
 
 test("a content manager asks the machine for a suggestion, which learners do not see until published @phone", async ({

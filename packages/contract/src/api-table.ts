@@ -40,6 +40,8 @@ export const apiTable = {
   authoringQuestionTranslations: { method: "GET", path: "/authoring/questions/:id/translations" },
   authoringQuestionTranslationSave: { method: "PUT", path: "/authoring/questions/:id/translations/:lang" },
   authoringQuestionTranslationSuggest: { method: "POST", path: "/authoring/questions/:id/translations/:lang/suggest" },
+  authoringTrainingNames: { method: "GET", path: "/authoring/trainings/:id/names" },
+  authoringNameTranslationSave: { method: "PUT", path: "/authoring/names/:kind/:id/translations/:lang" },
   authoringTrainingTranslationsExport: {
     method: "GET",
     path: "/authoring/trainings/:id/translations",

@@ -9,6 +9,7 @@ import { declaredLength, streamedBodies } from "../storage/upload";
 import { importBank, previewBankFor } from "./bank-import";
 import { machineTranslator } from "./machine-translation";
 import { storeQuestionMedia } from "./media";
+import { saveNameTranslation, trainingNames } from "./name-translations";
 import {
   authoringTree,
   createQuestion,
@@ -61,6 +62,12 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
       request.body,
       app.deps.config.contentLanguages,
     ),
+  );
+  route(app, endpoints.authoringTrainingNames, user, (request) =>
+    trainingNames(db, actorOf(request), request.params.id, app.deps.config.contentLanguages),
+  );
+  route(app, endpoints.authoringNameTranslationSave, user, (request) =>
+    saveNameTranslation(clock(), actorOf(request), request.params, request.body, app.deps.config.contentLanguages),
   );
   // A training's translations as a file for translators: a download (the token in the query) and
   // the file sent back as the raw body, XLIFF or CSV text.

@@ -101,8 +101,12 @@ describe("a training's translations as XLIFF 2.0", () => {
       trgLang: "tr",
       xmlns: "urn:oasis:names:tc:xliff:document:2.0",
     });
-    // The administrator edits their facility's questionnaire only: one unit, not the common ones.
-    const unit = doc.xliff.file.unit;
+    // The administrator edits their facility's questionnaire only: its name and its question, not
+    // the common ones (nor the topic's and training's names, common content).
+    const [name, unit] = doc.xliff.file.unit;
+    expect(doc.xliff.file.unit).toHaveLength(2);
+    expect(name).toMatchObject({ id: `questionnaire${qn}`, segment: { id: "name", state: "initial" } });
+    expect(name.segment.source["#text"]).toBe("Händehygiene");
     expect(unit.id).toBe(`q${questionId}`);
     expect(unit.notes.note["#text"]).toMatch(/^[\w-]{43}$/);
     expect(unit.segment.map((s: { id: string }) => s.id)).toEqual([
@@ -137,9 +141,10 @@ describe("a training's translations as XLIFF 2.0", () => {
       dry_run: true,
       lang: "tr",
       format: "xliff",
-      changed: [{ question_id: questionId, status: "published" }],
+      changed: [{ unit: `q${questionId}`, question_id: questionId, status: "published" }],
       unchanged: 0,
-      empty: 0,
+      // The questionnaire's name, not translated in this file.
+      empty: 1,
       refused: [],
     });
     expect(await stored()).toBeUndefined();
@@ -174,7 +179,7 @@ describe("a training's translations as XLIFF 2.0", () => {
     // A state of "translated" is a draft: learners get German again.
     const draft = filled(exported, TURKISH, "translated");
     expect((await send(admin, "lang=tr&format=xliff", draft, XLIFF)).json().changed).toEqual([
-      { question_id: questionId, status: "draft" },
+      { unit: `q${questionId}`, question_id: questionId, status: "draft" },
     ]);
     expect((await send(admin, "lang=tr&format=xliff", file, XLIFF)).json().changed).toHaveLength(1);
   });
@@ -203,10 +208,10 @@ describe("a training's translations as XLIFF 2.0", () => {
       '<target>How <pc id="1">long</pc>?</target>',
     );
     expect(await refusedOf(inline)).toEqual([expect.objectContaining({ reason: "broken-markup" })]);
-    // Nothing translated: left alone and counted as empty.
+    // Nothing translated: left alone and counted as empty (the question and the questionnaire's name).
     expect((await send(admin, "lang=en&format=xliff", base, XLIFF)).json()).toMatchObject({
       changed: [],
-      empty: 1,
+      empty: 2,
       refused: [],
     });
     expect(await stored("en")).toBeUndefined();
@@ -266,6 +271,9 @@ describe("a training's translations as CSV", () => {
     expect(res.body.startsWith("\uFEFF")).toBe(true);
     const rows = Papa.parse<string[]>(res.body.slice(1), { delimiter: ";", skipEmptyLines: true }).data;
     expect(rows[0]).toEqual(["questionnaire", "question", "field", "version", "status", "de", "en"]);
+    // The questionnaire's name first, then the question's texts.
+    expect(rows[1]?.slice(0, 3)).toEqual(["Questionnaire: Händehygiene", `questionnaire${qn}`, "name"]);
+    rows.splice(1, 1);
     expect(rows.slice(1).map((r) => r[2])).toEqual([
       "text",
       `a${answerIds[0]}`,
@@ -287,7 +295,7 @@ describe("a training's translations as CSV", () => {
       { delimiter: "," },
     );
     expect((await send(admin, "lang=en&format=csv", comma, "text/csv")).json().changed).toEqual([
-      { question_id: questionId, status: "published" },
+      { unit: `q${questionId}`, question_id: questionId, status: "published" },
     ]);
     // A status that is not one refuses the unit.
     const wrong = back.replace(/;reviewed;/g, ";fertig;");
@@ -388,5 +396,179 @@ describe("brokenMarkup", () => {
     expect(brokenMarkup("<p><strong>a</p></strong>")).toContain("</p> closes <strong>");
     expect(brokenMarkup("a</p>")).toContain("closes nothing");
     expect(brokenMarkup("<p>3 < 5</p>")).toContain("starts no tag");
+  });
+});
+
+describe("translated names of the topic, the training and its questionnaires", () => {
+  const names = (token: string) =>
+    ctx.app.inject({ method: "GET", url: `/api/authoring/trainings/${ids.training}/names`, headers: bearer(token) });
+  const put = (token: string, kind: string, id: number, lang: string, payload: object) =>
+    ctx.app.inject({
+      method: "PUT",
+      url: `/api/authoring/names/${kind}/${id}/translations/${lang}`,
+      headers: bearer(token),
+      payload,
+    });
+  const learner = async (path: string) =>
+    (
+      await ctx.app.inject({ method: "GET", url: `/api/progress${path}`, headers: bearer(cast.tokens.employee) })
+    ).json();
+  const trainingPath = () => `/topics/${ids.topic}/trainings/${ids.training}/questionnaires`;
+
+  it("are written beside the German by those who may edit the item, and learners see the published ones in their language", async () => {
+    const admin = cast.tokens.administrator;
+    const superAdmin = cast.tokens.superchris;
+    // The administrator reads the topic's and training's names but may translate only their questionnaire's.
+    const listed = (await names(admin)).json();
+    expect(listed).toMatchObject({ training_id: ids.training, content_languages: ["en", "tr", "pl"] });
+    expect(
+      listed.items.map((i: { kind: string; name: string; editable: boolean }) => [i.kind, i.name, i.editable]),
+    ).toEqual([
+      ["topic", "Hygiene", false],
+      ["training", "Händehygiene", false],
+      ["questionnaire", "1", false],
+      ["questionnaire", "2", false],
+      ["questionnaire", "Händehygiene", true],
+    ]);
+    expect((await names(cast.tokens.employee)).statusCode).toBe(403);
+    // Refusals: common content for Super-Admins only, another facility's questionnaire does not exist,
+    // not a content language, not a kind, an empty name, a status that is not one; nothing written.
+    const tr = { name: "El hijyeni", status: "published" };
+    expect((await put(admin, "training", ids.training, "tr", tr)).statusCode).toBe(403);
+    expect((await put(cast.tokens.administratorB, "questionnaire", qn, "tr", tr)).statusCode).toBe(404);
+    expect((await put(cast.tokens.employee, "questionnaire", qn, "tr", tr)).statusCode).toBe(403);
+    expect((await put(admin, "questionnaire", qn, "fr", tr)).json()).toMatchObject({ error_code: 1100 });
+    expect((await put(superAdmin, "certificate", 1, "tr", tr)).statusCode).toBe(400);
+    expect((await put(admin, "questionnaire", qn, "tr", { ...tr, name: " " })).statusCode).toBe(400);
+    expect((await put(admin, "questionnaire", qn, "tr", { ...tr, status: "final" })).statusCode).toBe(400);
+    expect((await put(superAdmin, "training", 999_999, "tr", tr)).statusCode).toBe(404);
+    expect(
+      (await names(superAdmin)).json().items.every((i: { translations: unknown[] }) => i.translations.length === 0),
+    ).toBe(true);
+
+    const saved = await put(admin, "questionnaire", qn, "tr", { name: "El hijyeni (ev)", status: "published" });
+    expect(saved.json()).toMatchObject({
+      kind: "questionnaire",
+      id: qn,
+      name: "Händehygiene",
+      translations: [{ lang: "tr", name: "El hijyeni (ev)", status: "published", outdated: false }],
+    });
+    expect((await put(superAdmin, "topic", ids.topic, "tr", { name: "Hijyen", status: "published" })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await put(superAdmin, "training", ids.training, "tr", { name: "El hijyeni", status: "draft" })).statusCode,
+    ).toBe(200);
+
+    // A learner who reads German sees German names.
+    expect((await learner("/topics"))[0]).toMatchObject({ name: "Hygiene", name_lang: "de" });
+    // In Turkish: the published names; the training's is a draft, so German.
+    const me = cast.users.employee.id;
+    const choose = (value: string) =>
+      ctx.app.inject({
+        method: "PATCH",
+        url: `/api/preferences/${me}`,
+        headers: bearer(cast.tokens.employee),
+        payload: { property: "content_language", value },
+      });
+    expect((await choose("tr")).statusCode).toBe(200);
+    expect((await learner("/topics"))[0]).toMatchObject({ name: "Hijyen", name_lang: "tr" });
+    const topic = await learner(`/topics/${ids.topic}/trainings`);
+    expect(topic.trainings.find((t: { id: number }) => t.id === ids.training)).toMatchObject({
+      name: "Händehygiene",
+      name_lang: "de",
+    });
+    expect(
+      (await put(superAdmin, "training", ids.training, "tr", { name: "El hijyeni", status: "published" })).statusCode,
+    ).toBe(200);
+    const detail = await learner(trainingPath());
+    expect(detail.training).toMatchObject({ name: "El hijyeni", name_lang: "tr" });
+    expect(detail.questionnaires.map((q: { name: string; name_lang: string }) => [q.name, q.name_lang])).toEqual([
+      ["1", "de"],
+      ["2", "de"],
+      ["El hijyeni (ev)", "tr"],
+    ]);
+    // A language without translations (pl): German throughout.
+    expect((await choose("pl")).statusCode).toBe(200);
+    expect((await learner(trainingPath())).training).toMatchObject({ name: "Händehygiene", name_lang: "de" });
+    expect((await choose("tr")).statusCode).toBe(200);
+
+    // The German name changes: the translation is outdated, learners get German again.
+    const renamed = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/authoring/topics/${ids.topic}`,
+      headers: bearer(superAdmin),
+      payload: { name: "Hygiene und Infektionsschutz", icon: "hygiene", color: "#0f766e" },
+    });
+    expect(renamed.statusCode).toBe(200);
+    const topicItem = (await names(superAdmin)).json().items[0];
+    expect(topicItem).toMatchObject({ kind: "topic", translations: [{ lang: "tr", outdated: true }] });
+    expect((await learner("/topics"))[0]).toMatchObject({ name: "Hygiene und Infektionsschutz", name_lang: "de" });
+    expect((await choose("")).statusCode).toBe(200);
+  });
+
+  it("travel in the translator's file as units of their own, refused when the German name changed since", async () => {
+    const superAdmin = cast.tokens.superchris;
+    const exported = (await files(superAdmin, "lang=en&format=xliff")).body;
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(exported);
+    expect(doc.xliff.file.unit.slice(0, 2).map((u: { id: string }) => u.id)).toEqual([
+      `topic${ids.topic}`,
+      `training${ids.training}`,
+    ]);
+    const withName = (xliff: string, unit: string, target: string) =>
+      xliff.replace(
+        new RegExp(
+          `(<unit id="${unit}"[\\s\\S]*?<segment id="name") state="initial">(\\s*<source[^>]*>[^<]*</source>)`,
+        ),
+        `$1 state="final">$2\n        <target>${target}</target>`,
+      );
+    const file = withName(
+      withName(exported, `training${ids.training}`, "Hand hygiene"),
+      `topic${ids.topic}`,
+      "Hygiene",
+    );
+    const report = (await send(superAdmin, "lang=en&format=xliff", file, XLIFF)).json();
+    expect(report.changed).toEqual([
+      { unit: `topic${ids.topic}`, question_id: null, status: "published" },
+      { unit: `training${ids.training}`, question_id: null, status: "published" },
+    ]);
+    const training = (await names(superAdmin)).json().items[1];
+    expect(training.translations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ lang: "en", name: "Hand hygiene", status: "published", outdated: false }),
+      ]),
+    );
+    // The same file again changes nothing (the two names, and the question's English from before);
+    // after the training is renamed its unit is refused as outdated.
+    expect((await send(superAdmin, "lang=en&format=xliff", file, XLIFF)).json()).toMatchObject({
+      changed: [],
+      unchanged: 3,
+    });
+    const rename = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/authoring/trainings/${ids.training}`,
+      headers: bearer(superAdmin),
+      payload: {
+        topic_id: ids.topic,
+        name: "Händehygiene im Wohnbereich",
+        icon: "haende",
+        validity_months: 12,
+        passive: false,
+        points: 10,
+        wiki_link: "/wiki/hygiene/haende",
+      },
+    });
+    expect(rename.statusCode).toBe(200);
+    const after = (await send(superAdmin, "lang=en&format=xliff&dry_run=true", file, XLIFF)).json();
+    expect(after.refused).toEqual([
+      expect.objectContaining({ unit: `training${ids.training}`, question_id: null, reason: "outdated-source" }),
+    ]);
+    // A unit named like a name the caller may not translate is unknown to them.
+    const adminFile = withName(exported, `training${ids.training}`, "Hand hygiene");
+    expect(
+      (await send(cast.tokens.administrator, "lang=en&format=xliff&dry_run=true", adminFile, XLIFF)).json().refused,
+    ).toEqual(
+      expect.arrayContaining([expect.objectContaining({ unit: `training${ids.training}`, reason: "unknown-id" })]),
+    );
   });
 });

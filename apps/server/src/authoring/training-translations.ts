@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  NameTranslationWrite,
   QuestionTranslationWrite,
   type TranslationFileFormat,
   type TranslationImportReport,
@@ -9,7 +10,7 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { type Actor, assertMay, decide, mayEditQuestionnaire, ownedBy } from "../access/policy";
 import { recordAudit } from "../audit/record";
 import { sanitizeExplanation } from "../content/service";
-import { sourceHash } from "../content/translations";
+import { nameHash, sourceHash } from "../content/translations";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { answers, questionnaires, questions, questionTranslations, topics, trainings } from "../db/schema";
@@ -18,11 +19,20 @@ import type { DbClock } from "../deps";
 import { AppError } from "../errors";
 import { brokenMarkup } from "./markup";
 import {
+  lockCommonNames,
+  type NameRow,
+  type NameSource,
+  nameRows,
+  trainingNameSources,
+  writeNameTranslation,
+} from "./name-translations";
+import {
   type ExportUnit,
   fileText,
   type ImportUnit,
   parseCsv,
   parseXliff,
+  unitId,
   writeCsv,
   writeXliff,
 } from "./translation-files";
@@ -35,8 +45,44 @@ import { assertContentLanguage, storeTranslation } from "./translations";
  * and named with its reason — when its id is not such a question, when the German changed since
  * the file was made (the unit's version is not the German's now), when the explanation's markup is
  * broken, when only some of its texts are translated, or when a text breaks the rules of a
- * translation (QuestionTranslationWrite); the rest is written.
+ * translation (QuestionTranslationWrite); the rest is written. The names of the training, its
+ * topic and its questionnaires that the caller may translate come along as units of their own
+ * (name-translations.ts), judged the same way.
  */
+
+/** A name the caller may translate, with its translation into the file's language. */
+interface Name extends NameSource {
+  unit: string;
+  version: string;
+  translation: NameRow | null;
+}
+
+/** The training's names the actor may translate, by unit id, in their order. */
+async function namesOf(db: Db | Tx, actor: Actor, trainingId: number, lang: string): Promise<Map<string, Name>> {
+  const items = (await trainingNameSources(db, actor, trainingId)).filter((i) => i.editable);
+  const rows = await nameRows(db, items, lang);
+  return new Map(
+    items.map((i) => {
+      const unit = `${i.kind}${i.id}`;
+      const translation = rows.find((r) => r.kind === i.kind && r.itemId === i.id) ?? null;
+      return [unit, { ...i, unit, version: nameHash(i.name), translation }];
+    }),
+  );
+}
+
+/** The label a translator reads beside a name's unit. */
+const NAME_LABELS = { topic: "Topic", training: "Training", questionnaire: "Questionnaire" } as const;
+
+function nameExportUnit(n: Name): ExportUnit {
+  const t = n.translation;
+  return {
+    unit: n.unit,
+    version: n.version,
+    label: `${NAME_LABELS[n.kind]}: ${n.name}`,
+    status: t === null ? null : t.sourceHash === n.version ? (t.status as TranslationStatus) : "draft",
+    fields: [{ id: "name", source: n.name, target: t?.name ?? "" }],
+  };
+}
 
 interface Question {
   id: number;
@@ -160,10 +206,9 @@ function exportUnit(q: Question): ExportUnit {
   const status: TranslationStatus | null =
     t === null ? null : t.sourceHash === q.version ? (t.status as TranslationStatus) : "draft";
   return {
-    questionId: q.id,
+    unit: unitId(q.id),
     version: q.version,
-    questionnaire: q.questionnaire,
-    number: q.number,
+    label: `${q.questionnaire} · ${q.number}`,
     status,
     fields: segments(q).map((s) => ({ id: s.id, source: s.source, target: s.translated(t) })),
   };
@@ -185,7 +230,10 @@ export async function exportTrainingTranslations(
   assertMay(actor, "authoring.read");
   assertContentLanguage(lang, contentLanguages);
   const training = await loadTraining(db, trainingId);
-  const units = (await questionsOf(db, await editableQuestionnaires(db, actor, trainingId), lang)).map(exportUnit);
+  const units = [
+    ...[...(await namesOf(db, actor, trainingId, lang)).values()].map(nameExportUnit),
+    ...(await questionsOf(db, await editableQuestionnaires(db, actor, trainingId), lang)).map(exportUnit),
+  ];
   const { ext, type } = FILE_TYPES[format];
   return {
     body: format === "xliff" ? writeXliff(units, lang, training) : writeCsv(units, lang),
@@ -198,20 +246,21 @@ type Refusal = TranslationImportReport["refused"][number];
 type Verdict =
   | { kind: "refused"; refusal: Refusal }
   | { kind: "empty" }
-  | { kind: "write"; question: Question; body: QuestionTranslationWrite; explanation: string };
+  | { kind: "write"; question: Question; body: QuestionTranslationWrite; explanation: string }
+  | { kind: "name"; name: Name; body: NameTranslationWrite };
 
-/** What a unit of the file asks for the question it names (`question`: undefined when none). */
-function judge(u: ImportUnit, question: Question | undefined): Verdict {
-  const refuse = (reason: Refusal["reason"], detail: string): Verdict => ({
-    kind: "refused",
-    refusal: { unit: u.unit, question_id: question ? question.id : u.questionId, reason, detail },
-  });
+/** The refusals every unit may get, question or name: unknown, outdated, markup, fields twice; else null. */
+function firstChecks(
+  u: ImportUnit,
+  found: { version: string } | undefined,
+  refuse: (reason: Refusal["reason"], detail: string) => Verdict,
+): Verdict | null {
   // Nothing translated in it (under any id): left alone, whatever it names.
   if (u.markup.length === 0 && [...u.targets.values()].every((t) => t.trim() === "")) return { kind: "empty" };
-  if (!question) {
-    return refuse("unknown-id", `"${u.unit}" is not a question of this training that you may edit`);
+  if (!found) {
+    return refuse("unknown-id", `"${u.unit}" is not a question or name of this training that you may edit`);
   }
-  if (u.version !== question.version) {
+  if (u.version !== found.version) {
     return refuse(
       "outdated-source",
       u.version === null
@@ -224,6 +273,45 @@ function judge(u: ImportUnit, question: Question | undefined): Verdict {
   }
   if (u.duplicates.length > 0)
     return refuse("invalid", `Given more than once: ${[...new Set(u.duplicates)].join(", ")}`);
+  return null;
+}
+
+/** What a name's unit asks (`name`: undefined when the file names none the caller may translate). */
+function judgeName(u: ImportUnit, name: Name): Verdict {
+  const refuse = (reason: Refusal["reason"], detail: string): Verdict => ({
+    kind: "refused",
+    refusal: { unit: u.unit, question_id: null, reason, detail },
+  });
+  const early = firstChecks(u, name, refuse);
+  if (early) return early;
+  const unknown = [...u.targets.keys()].filter((id) => id !== "name");
+  if (unknown.length > 0) return refuse("invalid", `Not a text of this name: ${unknown.join(", ")}`);
+  if (u.status === null) {
+    return refuse("invalid", `"${u.badStatus ?? ""}" is not a status (draft, machine, reviewed, published)`);
+  }
+  const body = NameTranslationWrite.safeParse({ name: (u.targets.get("name") ?? "").trim(), status: u.status });
+  if (!body.success) {
+    const issue = body.error.issues[0];
+    return refuse("invalid", `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+  }
+  return { kind: "name", name, body: body.data };
+}
+
+/** Whether the stored name translation is already what the unit brings (an outdated one brought back as it was stays so). */
+function sameName(v: Extract<Verdict, { kind: "name" }>): boolean {
+  const t = v.name.translation;
+  if (!t || t.name !== v.body.name) return false;
+  return t.sourceHash !== v.name.version || t.status === v.body.status;
+}
+
+/** What a unit of the file asks for the question it names (`question`: undefined when none). */
+function judge(u: ImportUnit, question: Question | undefined): Verdict {
+  const refuse = (reason: Refusal["reason"], detail: string): Verdict => ({
+    kind: "refused",
+    refusal: { unit: u.unit, question_id: question ? question.id : u.questionId, reason, detail },
+  });
+  const early = firstChecks(u, question, refuse);
+  if (early || !question) return early ?? refuse("unknown-id", u.unit);
   const wanted = segments(question);
   const unknown = [...u.targets.keys()].filter((id) => !wanted.some((s) => s.id === id));
   if (unknown.length > 0) return refuse("invalid", `Not a text of this question: ${unknown.join(", ")}`);
@@ -310,7 +398,10 @@ export async function importTrainingTranslations(
       for (const id of qns.map((q) => q.id).sort((a, b) => a - b)) {
         await lockForTransaction(tx, "authoringQuestionnaire", id);
       }
+      // The topic's and training's names stay as read until the import commits.
+      await lockCommonNames(tx, trainingId);
     }
+    const names = await namesOf(tx, actor, trainingId, lang);
     const byId = new Map((await questionsOf(tx, qns, lang)).map((q) => [q.id, q]));
     const report: TranslationImportReport = {
       dry_run: dryRun,
@@ -322,18 +413,27 @@ export async function importTrainingTranslations(
       refused: [],
     };
     const writes: Extract<Verdict, { kind: "write" }>[] = [];
+    const nameWrites: Extract<Verdict, { kind: "name" }>[] = [];
     for (const u of units) {
-      const verdict = judge(u, u.questionId === null ? undefined : byId.get(u.questionId));
+      const name = names.get(u.unit);
+      const verdict = name ? judgeName(u, name) : judge(u, u.questionId === null ? undefined : byId.get(u.questionId));
       if (verdict.kind === "refused") report.refused.push(verdict.refusal);
       else if (verdict.kind === "empty") report.empty += 1;
-      else if (same(verdict.question, verdict)) report.unchanged += 1;
+      else if (verdict.kind === "name") {
+        if (sameName(verdict)) report.unchanged += 1;
+        else {
+          nameWrites.push(verdict);
+          report.changed.push({ unit: u.unit, question_id: null, status: verdict.body.status });
+        }
+      } else if (same(verdict.question, verdict)) report.unchanged += 1;
       else {
         writes.push(verdict);
-        report.changed.push({ question_id: verdict.question.id, status: verdict.body.status });
+        report.changed.push({ unit: u.unit, question_id: verdict.question.id, status: verdict.body.status });
       }
     }
-    if (dryRun || writes.length === 0) return report;
+    if (dryRun || writes.length + nameWrites.length === 0) return report;
     const now = clock.now();
+    for (const w of nameWrites) await writeNameTranslation(tx, actor, w.name, lang, w.body, now, { format });
     for (const w of writes) {
       const values = {
         text: w.body.text,

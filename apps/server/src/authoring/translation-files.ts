@@ -14,7 +14,9 @@ import { csvField, fromCsvField } from "../http/csv";
  * A training's translations as a file for translators (issue 31): XLIFF 2.0 for translation tools,
  * CSV for a spreadsheet. One unit per question, `q<question id>`, carrying the version of the German
  * it shows (content/translations.ts sourceHash); one segment (one CSV row) per text: `text`, each
- * answer `a<answer id>`, `explanation` (HTML, as text) and `hint` where the German has one.
+ * answer `a<answer id>`, `explanation` (HTML, as text) and `hint` where the German has one. The
+ * names learners choose from come first, a unit each (`topic<id>`, `training<id>`,
+ * `questionnaire<id>`) with one segment `name` and the version of the German name (nameHash).
  *
  * The translation's status travels as the segments' XLIFF state: draft is `translated`, a machine's
  * suggestion `initial` with the sub-state `carecampus:machine`, reviewed `reviewed`, published
@@ -22,14 +24,14 @@ import { csvField, fromCsvField } from "../http/csv";
  * column with the statuses' own names.
  */
 
-/** A question as the file shows it. */
+/** A question or a name as the file shows it. */
 export interface ExportUnit {
-  questionId: number;
-  /** The version of the German text (sourceHash). */
+  /** q<question id>, or a name's: topic<id>, training<id>, questionnaire<id>. */
+  unit: string;
+  /** The version of the German text (sourceHash, nameHash). */
   version: string;
-  /** Where it stands, for the translator: the questionnaire's name and the question's number. */
-  questionnaire: string;
-  number: number;
+  /** Where it stands, for the translator: "<questionnaire> · <number>", or which name it is. */
+  label: string;
   /** The status of the translation there is; null when there is none. */
   status: TranslationStatus | null;
   fields: { id: string; source: string; target: string }[];
@@ -106,7 +108,7 @@ export function writeXliff(units: ExportUnit[], lang: string, training: { id: nu
     `  <file id="training-${training.id}" original="${escapeXml(training.name)}">`,
   ];
   for (const u of units) {
-    out.push(`    <unit id="${unitId(u.questionId)}" name="${escapeXml(`${u.questionnaire} · ${u.number}`)}">`);
+    out.push(`    <unit id="${escapeXml(u.unit)}" name="${escapeXml(u.label)}">`);
     out.push(`      <notes>`, `        <note category="${VERSION_NOTE}">${u.version}</note>`, `      </notes>`);
     for (const f of u.fields) {
       const state =
@@ -131,15 +133,7 @@ export function writeCsv(units: ExportUnit[], lang: string): string {
   const rows = [[...CSV_COLUMNS, lang]];
   for (const u of units) {
     for (const f of u.fields) {
-      rows.push([
-        `${u.questionnaire} · ${u.number}`,
-        unitId(u.questionId),
-        f.id,
-        u.version,
-        f.target === "" ? "" : (u.status ?? ""),
-        f.source,
-        f.target,
-      ]);
+      rows.push([u.label, u.unit, f.id, u.version, f.target === "" ? "" : (u.status ?? ""), f.source, f.target]);
     }
   }
   return `\uFEFF${rows.map((r) => r.map((c) => csvField(c)).join(";")).join("\r\n")}\r\n`;

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFixture, problemsOf, writeFixture } from "../../test/content-fixture";
 import { bearer, createTestApp, createUser, login, type TestContext } from "../../test/helpers";
-import { questionnaires, questions, questionTranslations } from "../db/schema";
+import { questionnaires, questions, questionTranslations, trainings } from "../db/schema";
 import { loadPackage } from "./package";
 import { importPackage } from "./service";
 
@@ -118,5 +118,49 @@ describe("a content package's translations", () => {
     expect(result).toMatchObject({ status: "imported", translations: 1 });
     const rows = await db.select().from(questionTranslations).where(eq(questionTranslations.questionId, id));
     expect(rows.map((r) => r.text)).toEqual([mine.text]);
+  });
+
+  it("bring the training's, its topic's and its questionnaires' names, published for the German as it is", async () => {
+    const named = TURKISH.replace(
+      "training: haende\n",
+      "training: haende\nname: El hijyeni\ntopic_name: Hijyen\n",
+    ).replace('  - key: "1"\n', '  - key: "2"\n    name: İkinci bölüm\n  - key: "1"\n');
+    const kurs = "training: kurs\ntopic_name: Hijyen ve enfeksiyon\nname: Resüsitasyon kursu\n";
+    // Two trainings of one topic may each name it, alike only.
+    expect(problemsOf(writeFixture({ files: { "translations/tr/haende.yaml": named } }))).toEqual([]);
+    expect(
+      problemsOf(writeFixture({ files: { "translations/tr/haende.yaml": named, "translations/tr/kurs.yaml": kurs } })),
+    ).toEqual([expect.stringMatching(/^translations\/tr\/kurs\.yaml: topic_name: .* differs from "Hijyen"/)]);
+
+    const db = ctx.deps.database.db;
+    const result = await importPackage(
+      db,
+      loadPackage(writeFixture({ version: "1.0.2", files: { "translations/tr/haende.yaml": named } })),
+    );
+    // The question and the three names.
+    expect(result).toMatchObject({ status: "imported", translations: 4 });
+    const [training] = await db.select({ id: trainings.id }).from(trainings).where(eq(trainings.key, "haende"));
+    const superchris = await login(ctx, (await createUser(ctx, ["superchris"], null)).login);
+    const listed = await ctx.app.inject({
+      method: "GET",
+      url: `/api/authoring/trainings/${training?.id}/names`,
+      headers: bearer(superchris),
+    });
+    expect(
+      listed
+        .json()
+        .items.map(
+          (i: { kind: string; name: string; translations: { name: string; status: string; outdated: boolean }[] }) => [
+            i.kind,
+            i.name,
+            i.translations.map((t) => `${t.name} (${t.status}${t.outdated ? ", outdated" : ""})`),
+          ],
+        ),
+    ).toEqual([
+      ["topic", "Hygiene", ["Hijyen (published)"]],
+      ["training", "Händehygiene", ["El hijyeni (published)"]],
+      ["questionnaire", "1", []],
+      ["questionnaire", "2", ["İkinci bölüm (published)"]],
+    ]);
   });
 });

@@ -127,27 +127,37 @@ export type TrainingFile = z.output<typeof TrainingFile>;
  * the keys of the German; the answers in the German order. Imported as published translations of
  * the German as the package has it.
  */
+const TranslatedName = z.string().trim().min(1).max(L.name);
+
 const TranslationFile = z
   .object({
     training: Key,
-    questionnaires: z.array(
-      z
-        .object({
-          key: z.union([z.string(), z.number()]).transform(String).pipe(Key),
-          questions: z.array(
-            z
-              .object({
-                key: Key,
-                text: z.string().trim().min(1).max(L.questionText),
-                answers: z.array(z.string().trim().min(1).max(L.answerText)),
-                explanation: z.string().trim().min(1).max(L.explanation),
-                hint: z.string().trim().max(L.hint).optional(),
-              })
-              .strict(),
-          ),
-        })
-        .strict(),
-    ),
+    /** The training's name, and its topic's, in this language (optional). */
+    name: TranslatedName.optional(),
+    topic_name: TranslatedName.optional(),
+    questionnaires: z
+      .array(
+        z
+          .object({
+            key: z.union([z.string(), z.number()]).transform(String).pipe(Key),
+            name: TranslatedName.optional(),
+            questions: z
+              .array(
+                z
+                  .object({
+                    key: Key,
+                    text: z.string().trim().min(1).max(L.questionText),
+                    answers: z.array(z.string().trim().min(1).max(L.answerText)),
+                    explanation: z.string().trim().min(1).max(L.explanation),
+                    hint: z.string().trim().max(L.hint).optional(),
+                  })
+                  .strict(),
+              )
+              .default([]),
+          })
+          .strict(),
+      )
+      .default([]),
   })
   .strict();
 
@@ -162,6 +172,12 @@ export interface PackageTranslation {
   explanation: string;
   hint: string | null;
 }
+/** A topic's, training's or questionnaire's name in another language, by the package's keys. */
+export type PackageNameTranslation = { lang: string; name: string } & (
+  | { kind: "topic"; topic: string }
+  | { kind: "training"; training: string }
+  | { kind: "questionnaire"; training: string; questionnaire: string }
+);
 export type TopicEntry = z.output<typeof TopicsFile>["topics"][number];
 
 export interface MediaFile {
@@ -184,6 +200,8 @@ export interface ContentPackage {
   wiki: WikiPackageTopic[];
   /** Questions in other languages (translations/), empty without the folder. */
   translations: PackageTranslation[];
+  /** Names in other languages (translations/): the trainings', their topics' and questionnaires'. */
+  names: PackageNameTranslation[];
 }
 
 export class ContentError extends Error {
@@ -221,10 +239,15 @@ function readMedia(
 }
 
 /** translations/<lang>/<training>.yaml, each checked against the German training it translates. */
-function loadTranslations(dir: string, trainings: TrainingFile[], problems: string[]): PackageTranslation[] {
+function loadTranslations(
+  dir: string,
+  trainings: TrainingFile[],
+  problems: string[],
+): { questions: PackageTranslation[]; names: PackageNameTranslation[] } {
   const root = path.join(dir, "translations");
-  if (!fs.existsSync(root)) return [];
   const out: PackageTranslation[] = [];
+  const names: PackageNameTranslation[] = [];
+  if (!fs.existsSync(root)) return { questions: out, names };
   // Hidden files (.gitkeep, .DS_Store) are no one's business here.
   const listed = (dir: string) => fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.name.startsWith("."));
   for (const entry of listed(root).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -253,6 +276,14 @@ function loadTranslations(dir: string, trainings: TrainingFile[], problems: stri
         problems.push(`${file}: training: no training ${t.training} in trainings/`);
         continue;
       }
+      if (t.name) names.push({ lang, kind: "training", training: german.key, name: t.name });
+      if (t.topic_name) {
+        // Trainings of one topic may each name it: the same name, or a problem.
+        const other = names.find((n) => n.lang === lang && n.kind === "topic" && n.topic === german.topic);
+        if (other && other.name !== t.topic_name) {
+          problems.push(`${file}: topic_name: "${t.topic_name}" differs from "${other.name}" given for the same topic`);
+        } else if (!other) names.push({ lang, kind: "topic", topic: german.topic, name: t.topic_name });
+      }
       for (const [qi, qn] of t.questionnaires.entries()) {
         const gqn = german.questionnaires.find((g) => g.key === qn.key);
         if (!gqn) {
@@ -260,6 +291,9 @@ function loadTranslations(dir: string, trainings: TrainingFile[], problems: stri
             `${file}: questionnaires.${qi}.key: no questionnaire ${qn.key} in trainings/${german.key}.yaml`,
           );
           continue;
+        }
+        if (qn.name) {
+          names.push({ lang, kind: "questionnaire", training: german.key, questionnaire: qn.key, name: qn.name });
         }
         for (const [i, q] of qn.questions.entries()) {
           const at = `${file}: questionnaires.${qi}.questions.${i}`;
@@ -290,7 +324,7 @@ function loadTranslations(dir: string, trainings: TrainingFile[], problems: stri
       }
     }
   }
-  return out;
+  return { questions: out, names };
 }
 
 /** Reads and validates a whole package; every problem is collected and reported at once. */
@@ -400,7 +434,7 @@ export function loadPackage(dir: string): ContentPackage {
     if (seenTrainings.has(t.key)) problems.push(`trainings/${t.key}.yaml: key: duplicate training key`);
     seenTrainings.add(t.key);
   }
-  const translations = loadTranslations(dir, trainings, problems);
+  const { questions: translations, names } = loadTranslations(dir, trainings, problems);
   const tutorial = loadTutorial(dir, problems);
   media.push(...tutorial.images);
   const wiki = loadWiki(dir, problems);
@@ -423,6 +457,7 @@ export function loadPackage(dir: string): ContentPackage {
     tutorial: tutorial.pages,
     wiki,
     translations,
+    names,
   };
 }
 

@@ -8,6 +8,7 @@ import {
   answers,
   appMeta,
   media,
+  nameTranslations,
   questionnaires,
   questions,
   questionTranslations,
@@ -18,8 +19,14 @@ import {
 import { runTransaction } from "../db/transaction";
 import { mediaStore } from "../storage/store";
 import { importWiki } from "../wiki/import";
-import { ContentError, type ContentPackage, compareVersions, type PackageTranslation } from "./package";
-import { sourceHash } from "./translations";
+import {
+  ContentError,
+  type ContentPackage,
+  compareVersions,
+  type PackageNameTranslation,
+  type PackageTranslation,
+} from "./package";
+import { nameHash, sourceHash } from "./translations";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
 
 const VERSION_KEY = "content_version";
@@ -123,6 +130,48 @@ async function savePackageTranslations(
       });
   }
   return list.length;
+}
+
+/**
+ * The package's names in other languages (translations/): published, for the German name as it
+ * stands now (a name edited in the app is translated from that name, and such a translation shows
+ * once the German is the same again). One written in the app stays.
+ */
+async function savePackageNames(tx: Tx, list: PackageNameTranslation[], now: Date): Promise<number> {
+  let saved = 0;
+  for (const n of list) {
+    const [item] =
+      n.kind === "topic"
+        ? await tx.select({ id: topics.id, name: topics.name }).from(topics).where(eq(topics.key, n.topic))
+        : n.kind === "training"
+          ? await tx
+              .select({ id: trainings.id, name: trainings.name })
+              .from(trainings)
+              .where(eq(trainings.key, n.training))
+          : await tx
+              .select({ id: questionnaires.id, name: questionnaires.name })
+              .from(questionnaires)
+              .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
+              .where(and(eq(trainings.key, n.training), eq(questionnaires.key, n.questionnaire)));
+    if (!item) continue;
+    const values = {
+      name: n.name,
+      status: "published",
+      sourceHash: nameHash(item.name),
+      updatedAt: now,
+      updatedBy: null,
+    };
+    await tx
+      .insert(nameTranslations)
+      .values({ kind: n.kind, itemId: item.id, lang: n.lang, ...values })
+      .onConflictDoUpdate({
+        target: [nameTranslations.kind, nameTranslations.itemId, nameTranslations.lang],
+        set: values,
+        setWhere: isNull(nameTranslations.updatedBy),
+      });
+    saved += 1;
+  }
+  return saved;
 }
 
 export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new Date()): Promise<ImportResult> {
@@ -342,6 +391,8 @@ export async function importPackage(db: Db | Tx, pkg: ContentPackage, now = new 
     for (let i = 0; i < pkg.tutorial.length; i += 500) {
       await tx.insert(tutorialPages).values(pkg.tutorial.slice(i, i + 500));
     }
+
+    counts.translations += await savePackageNames(tx, pkg.names, now);
 
     const wiki = await importWiki(tx, pkg.wiki, pkg.version, now);
     counts.wikiRevisions = wiki.revisions;

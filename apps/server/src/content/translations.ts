@@ -54,3 +54,11 @@ export function usableTranslation(
   if (!german.answers.every((a) => (texts.get(a.id) ?? "").trim() !== "")) return null;
   return { text: t.text, answers: texts, explanation: t.explanation, hint: t.hint };
 }
+
+/** Which German name a name's translation translates (topics, trainings, questionnaires). */
+export function nameHash(name: string): string {
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify(["name", name]))
+    .digest("base64url");
+}

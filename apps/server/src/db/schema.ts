@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
+  check,
   customType,
   date,
   foreignKey,
@@ -414,6 +415,31 @@ export const questionTranslations = pgTable(
     updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [primaryKey({ columns: [t.questionId, t.lang] })],
+);
+
+/**
+ * The translated name of a topic, a training or a questionnaire (issue 31; `kind`), beside the
+ * German name, which stays binding: with a status and the hash of the German name it translates
+ * (content/translations.ts nameHash). When the German name changes, the translation is outdated.
+ * The item is named by kind and id (topics, trainings and questionnaires are retired, never
+ * deleted while content refers to them).
+ */
+export const nameTranslations = pgTable(
+  "name_translations",
+  {
+    kind: text("kind").notNull(),
+    itemId: integer("item_id").notNull(),
+    lang: text("lang").notNull(),
+    name: text("name").notNull(),
+    status: text("status").notNull(),
+    sourceHash: text("source_hash").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.itemId, t.lang] }),
+    check("name_translations_kind_ck", sql`${t.kind} in ('topic', 'training', 'questionnaire')`),
+  ],
 );
 
 export const answerRequests = pgTable(

@@ -1,8 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type QuestionInLanguage, sourceHash, usableTranslation } from "../content/translations";
+import { nameHash, type QuestionInLanguage, sourceHash, usableTranslation } from "../content/translations";
 import { ChangeCache, type ChangeFeed } from "../db/changes";
 import { changeFeedOf, type Db, isTransaction, type Tx } from "../db/client";
-import { answers, media, questionnaires, questions, questionTranslations, topics, trainings } from "../db/schema";
+import {
+  answers,
+  media,
+  nameTranslations,
+  questionnaires,
+  questions,
+  questionTranslations,
+  topics,
+  trainings,
+} from "../db/schema";
 import { CONTENT_WRITTEN } from "../db/transaction";
 
 /*
@@ -79,6 +88,21 @@ export interface ContentView {
   questionIds: Map<number, number[]>;
   /** The live version of a question, by `${questionnaireId}:${key}`. */
   liveByKey: Map<string, number>;
+  /**
+   * The translated names a learner may be shown (issue 31), by `${kind}:${id}` and language:
+   * published and written for the German name as it is now.
+   */
+  names: Map<string, Map<string, string>>;
+}
+
+/** A topic's, training's or questionnaire's name in `lang` when a learner may be shown it; else null (German). */
+export function translatedName(
+  view: ContentView,
+  kind: "topic" | "training" | "questionnaire",
+  id: number,
+  lang: string,
+): string | null {
+  return view.names.get(`${kind}:${id}`)?.get(lang) ?? null;
 }
 
 export interface CachedQuestionnaire {
@@ -202,8 +226,23 @@ async function read(db: Db | Tx, generation: string): Promise<ContentView> {
     list.push(q.id);
     questionIds.set(q.questionnaireId, list);
   }
+  const german = new Map<string, string>([
+    ...topicRows.map((t) => [`topic:${t.id}`, t.name] as const),
+    ...trainingRows.map((t) => [`training:${t.id}`, t.name] as const),
+    ...questionnaireRows.map((q) => [`questionnaire:${q.id}`, q.name] as const),
+  ]);
+  const names = new Map<string, Map<string, string>>();
+  for (const n of await db.select().from(nameTranslations).where(eq(nameTranslations.status, "published"))) {
+    const key = `${n.kind}:${n.itemId}`;
+    const source = german.get(key);
+    if (source === undefined || n.sourceHash !== nameHash(source)) continue;
+    const byLang = names.get(key) ?? new Map<string, string>();
+    byLang.set(n.lang, n.name);
+    names.set(key, byLang);
+  }
   return {
     generation,
+    names,
     topics: topicRows,
     trainings: trainingRows,
     questionnaires: questionnaireRows,

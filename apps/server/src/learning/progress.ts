@@ -1,9 +1,11 @@
 import {
   type CertificateRef,
   daysUntil,
+  type NameTranslationKind,
   type OwnHelp,
   type Questionnaire,
   type RevocationReason,
+  SOURCE_LANGUAGE,
   type Topic,
   type Training,
   type UserProgress,
@@ -18,6 +20,7 @@ import {
   type CachedTraining,
   type ContentView,
   contentView,
+  translatedName,
 } from "./content-cache";
 import { type OwnHelpRow, ownHelpJson, ownHelpOf } from "./own-help";
 
@@ -77,6 +80,23 @@ interface SnapshotContent {
   trainingRows: CachedTraining[];
   /** The questionnaires this user learns: published, common or of the user's facility. */
   questionnaireRows: CachedQuestionnaire[];
+  /** The user's chosen content language (preferences; null: the interface language). */
+  contentLanguage: string | null;
+}
+
+/** A name as a learner is shown it: a published, current translation into their language, else German. */
+export type NameIn = (kind: NameTranslationKind, id: number, german: string) => { name: string; name_lang: string };
+
+/** Names as they are written (staff's views, a learner without another content language). */
+export const germanNames: NameIn = (_kind, _id, german) => ({ name: german, name_lang: SOURCE_LANGUAGE });
+
+/** Names in `lang` where the content has a translation a learner may be shown (content-cache.ts). */
+export function namesIn(view: ContentView, lang: string): NameIn {
+  if (lang === SOURCE_LANGUAGE) return germanNames;
+  return (kind, id, german) => {
+    const name = translatedName(view, kind, id, lang);
+    return name === null ? { name: german, name_lang: SOURCE_LANGUAGE } : { name, name_lang: lang };
+  };
 }
 
 /** One quiz attempt of the user at the questionnaire a snapshot was read for. */
@@ -144,6 +164,8 @@ function sortQuestionnaires(list: QuestionnaireState[]): QuestionnaireState[] {
 
 interface LearnerRows {
   facilityId: number | null;
+  /** The user's chosen content language (preferences), null when none. */
+  contentLanguage: string | null;
   /** The trainings of the user's training matrix; null without a matrix (every training). */
   matrix: number[] | null;
   correct: CorrectRow[];
@@ -173,6 +195,7 @@ async function learnerRows(
           from "quiz_attempts" a where a."user_id" = ${userId} and a."questionnaire_id" = ${attemptsOf}), '[]'::json)`;
   const result = await db.execute<{ state: RawState | string }>(sql`select json_build_object(
     'facility', (select u."facility_id" from "users" u where u."id" = ${userId}),
+    'content_language', (select p."content_language" from "preferences" p where p."user_id" = ${userId}),
     'matrix', ${assignedTrainingIdsJson(userId)},
     'correct', coalesce((select json_agg(json_build_array(c.qn, c.cycle, c.n)) from (
       -- By question, not version: a right answer to an earlier version still counts, as long as
@@ -195,6 +218,7 @@ async function learnerRows(
   const state: RawState = typeof raw === "string" ? (JSON.parse(raw) as RawState) : (raw as RawState);
   return {
     facilityId: state.facility,
+    contentLanguage: state.content_language ?? null,
     matrix: state.matrix,
     correct: state.correct.map(([questionnaireId, cycle, count]) => ({ questionnaireId, cycle, count })),
     certificates: state.certificates.map(([id, trainingId, acquired, expires, points, revokedAt, reason]) => ({
@@ -213,6 +237,7 @@ async function learnerRows(
 
 interface RawState {
   facility: number | null;
+  content_language?: string | null;
   matrix: number[] | null;
   correct: [number, number, number][];
   certificates: [number, number, number, number, number, number | null, string | null][];
@@ -254,6 +279,7 @@ export async function loadSnapshot(
       topicRows: content.topics,
       trainingRows: assigned ? content.trainings.filter((t) => assigned.has(t.id)) : content.trainings,
       questionnaireRows: content.questionnaires.filter((q) => learnsQuestionnaire(q, rows.facilityId)),
+      contentLanguage: rows.contentLanguage,
     },
     rows,
     now,
@@ -382,12 +408,12 @@ export function trainingCounts(t: TrainingState) {
   return { count: sum(t.questionnaires.map((q) => q.count)), total: sum(t.questionnaires.map((q) => q.total)) };
 }
 
-export function toTraining(t: TrainingState, now: Date, zone: string): Training {
+export function toTraining(t: TrainingState, now: Date, zone: string, names: NameIn = germanNames): Training {
   const { count, total } = trainingCounts(t);
   return {
     id: t.id,
     topic_id: t.topicId,
-    name: t.name,
+    ...names("training", t.id, t.name),
     icon: t.icon,
     description: t.description,
     certificate: certificateRef(t.newest, now, zone),
@@ -404,14 +430,14 @@ export function toTraining(t: TrainingState, now: Date, zone: string): Training 
   };
 }
 
-export function toTopic(tp: TopicState, now: Date, zone: string): Topic {
+export function toTopic(tp: TopicState, now: Date, zone: string, names: NameIn = germanNames): Topic {
   const counts = tp.trainings.map(trainingCounts);
   const count = sum(counts.map((c) => c.count));
   const total = sum(counts.map((c) => c.total));
   const valid = tp.trainings.filter((t) => t.newest && daysUntil(t.newest.expiresAt, now, zone) > 0).length;
   return {
     id: tp.id,
-    name: tp.name,
+    ...names("topic", tp.id, tp.name),
     icon: tp.icon,
     color: tp.color,
     trainings: tp.trainings.map((t) => t.id),
@@ -435,6 +461,7 @@ export function toQuestionnaires(
   topicId: number,
   /** Who may change a questionnaire in authoring (the edit button); none by default. */
   mayEdit: (facilityId: number | null) => boolean = () => false,
+  names: NameIn = germanNames,
 ): Questionnaire[] {
   let previousFinished = true;
   return t.questionnaires.map((q) => {
@@ -443,7 +470,7 @@ export function toQuestionnaires(
     previousFinished = finished;
     return {
       id: q.id,
-      name: q.name,
+      ...names("questionnaire", q.id, q.name),
       count: q.count,
       total: q.total,
       disabled,

@@ -5,7 +5,7 @@ import { dbClock } from "../deps";
 import { AppError } from "../errors";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
-import { loadSnapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
+import { loadSnapshot, namesIn, type Snapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 import { getUserProgress } from "./user-progress";
 
@@ -20,6 +20,12 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     const lang = asked ?? actor.language;
     return app.deps.config.contentLanguages.includes(lang) ? lang : SOURCE_LANGUAGE;
   };
+  /**
+   * The language of the names on the learning screens (issue 31): the learner's chosen content
+   * language, else their interface language — as the quiz's questions, whose language the app asks for.
+   */
+  const namesFor = (snapshot: Snapshot, actor: { language: string }) =>
+    namesIn(snapshot.content.view, contentLanguage(snapshot.content.contentLanguage ?? undefined, actor));
   const zone = app.deps.config.timeZone;
 
   route(
@@ -30,8 +36,10 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
-      return snapshot.topics.map((t) => toTopic(t, now, zone));
+      const actor = actorOf(request);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone);
+      const names = namesFor(snapshot, actor);
+      return snapshot.topics.map((t) => toTopic(t, now, zone, names));
     },
   );
 
@@ -43,10 +51,15 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const now = app.deps.now();
-      const snapshot = await loadSnapshot(db, actorOf(request).id, now, zone);
+      const actor = actorOf(request);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone);
       const topic = snapshot.topics.find((t) => t.id === request.params.id);
       if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
-      return { topic: toTopic(topic, now, zone), trainings: topic.trainings.map((t) => toTraining(t, now, zone)) };
+      const names = namesFor(snapshot, actor);
+      return {
+        topic: toTopic(topic, now, zone, names),
+        trainings: topic.trainings.map((t) => toTraining(t, now, zone, names)),
+      };
     },
   );
 
@@ -61,11 +74,16 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
       const actor = actorOf(request);
       const snapshot = await loadSnapshot(db, actor.id, now, zone);
       const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
+      const names = namesFor(snapshot, actor);
       return {
-        topic: toTopic(topic, now, zone),
-        training: toTraining(training, now, zone),
-        questionnaires: toQuestionnaires(training, allowAgain(), topic.id, (facilityId) =>
-          mayEditQuestionnaire(actor, facilityId),
+        topic: toTopic(topic, now, zone, names),
+        training: toTraining(training, now, zone, names),
+        questionnaires: toQuestionnaires(
+          training,
+          allowAgain(),
+          topic.id,
+          (facilityId) => mayEditQuestionnaire(actor, facilityId),
+          names,
         ),
       };
     },

@@ -24,6 +24,7 @@ const NOT_PERSONAL: Record<string, string> = {
   "facilities.name": "A facility's name, not a person's.",
   "preferences.content_language": "A language code the person chose for trainings (deleted with the row).",
   "question_translations.text": "A question's text in a content language: course content, about nobody.",
+  "name_translations.name": "A topic's, training's or questionnaire's name in a content language: course content.",
   "roles.name": "A role's name (employee, administrator, …).",
   "activities.name": "The name of an area of focus from a reference list.",
   "qualifications.name": "The name of a job qualification from a reference list.",

@@ -20,6 +20,7 @@ import {
   helpReplies,
   helpRequests,
   mailOutbox,
+  nameTranslations,
   notifications,
   partnerCertificates,
   preferences,
@@ -474,6 +475,12 @@ export const PRIVACY_REGISTRY: readonly PrivacyEntry[] = [
     purpose: "A question's translation into a content language, and who last wrote it.",
     personal: [{ column: questionTranslations.updatedBy, holds: "user-id" }],
     links: [actorLink(questionTranslations.updatedBy, "Who last wrote a question's translation")],
+  },
+  {
+    table: nameTranslations,
+    purpose: "A topic's, training's or questionnaire's name in a content language, and who last wrote it.",
+    personal: [{ column: nameTranslations.updatedBy, holds: "user-id" }],
+    links: [actorLink(nameTranslations.updatedBy, "Who last wrote a name's translation")],
   },
   {
     table: trainingMatrices,

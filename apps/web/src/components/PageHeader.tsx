@@ -13,7 +13,7 @@ export function PageHeader({
   children,
   headingRef,
 }: {
-  title: string;
+  title: ReactNode;
   children?: ReactNode;
   headingRef?: Ref<HTMLHeadingElement>;
 }) {

@@ -4,6 +4,9 @@ import {
   AuthoringQuestionnaire,
   AuthoringSaved,
   AuthoringTree,
+  NameTranslationParams,
+  NameTranslations,
+  NameTranslationWrite,
   QuestionBankImportBody,
   QuestionBankImported,
   QuestionBankPreview,
@@ -15,6 +18,7 @@ import {
   QuestionTranslations,
   QuestionTranslationWrite,
   TopicWrite,
+  TrainingNameTranslations,
   TrainingTranslationsExportQuery,
   TrainingTranslationsImportQuery,
   TrainingWrite,
@@ -148,6 +152,27 @@ export const authoringEndpoints = {
     description:
       "A machine's suggestion for a question's translation, from the service the installation names (MACHINE_TRANSLATION_URL, LibreTranslate's protocol): only the fields still empty are filled, from the German as it is now, and the translation gets the status `machine`, which learners never see until a person reviewed and published it. `filled` names the fields it filled (none when none was empty). Without a service 409 (1110); the service failing 502 (1111).",
   },
+  authoringTrainingNames: {
+    method: "GET",
+    path: "/authoring/trainings/:id/names",
+    params: IdParams,
+    response: TrainingNameTranslations,
+    errors: AUTHED,
+    tags: ["authoring"],
+    description:
+      "The names a training's learners see — its topic's, its own and those of its questionnaires the caller may read — in German with their translations into the content languages, each with its status and whether it is outdated (the German name changed since). `editable` says whether the caller may write an item's translations: topics and trainings are common content (Super-Admins), a questionnaire whoever may edit it.",
+  },
+  authoringNameTranslationSave: {
+    method: "PUT",
+    path: "/authoring/names/:kind/:id/translations/:lang",
+    params: NameTranslationParams,
+    body: NameTranslationWrite,
+    response: NameTranslations,
+    errors: WRITES,
+    tags: ["authoring"],
+    description:
+      "Writes the translation of a topic's, training's or questionnaire's name (`kind`) into a content language, with its status. It translates the German name as it is now; learners see it once it is published, for as long as the German name does not change. A language that is not a content language is 400; an item the caller may not edit 403, one outside their scope or retired 404.",
+  },
   authoringTrainingTranslationsExport: {
     method: "GET",
     path: "/authoring/trainings/:id/translations",
@@ -157,7 +182,7 @@ export const authoringEndpoints = {
     errors: AUTHED,
     tags: ["authoring"],
     description:
-      "For translators: the training's questions the caller may edit, with their German text and the translation into `lang` as far as there is one, as XLIFF 2.0 (`format=xliff`) or as CSV (`format=csv`, UTF-8 with BOM, semicolons: one row per text). Each question is a unit `q<id>` carrying the version of the German it shows; an outdated translation comes as a draft to revise.",
+      "For translators: the training's questions the caller may edit, with their German text and the translation into `lang` as far as there is one, as XLIFF 2.0 (`format=xliff`) or as CSV (`format=csv`, UTF-8 with BOM, semicolons: one row per text). Each question is a unit `q<id>` carrying the version of the German it shows; an outdated translation comes as a draft to revise. The names the caller may translate come first, one unit each (`topic<id>`, `training<id>`, `questionnaire<id>`, one segment `name`).",
   },
   authoringTrainingTranslationsImport: {
     method: "POST",
@@ -168,7 +193,7 @@ export const authoringEndpoints = {
     errors: [...WRITES, 413, 415],
     tags: ["authoring"],
     description:
-      "Imports a translation file made by the export (the raw body: `application/xliff+xml` or `text/csv`), matched by question id and version, in one transaction: names what it changed and what it refused — a unit whose German changed since (outdated source), an unknown id, broken markup, a half-translated or invalid unit — and leaves those as they were. `dry_run=true` answers the same without writing. A file that is not such a file is 400 and changes nothing.",
+      "Imports a translation file made by the export (the raw body: `application/xliff+xml` or `text/csv`), matched by unit id (a question's or a name's) and version, in one transaction: names what it changed and what it refused — a unit whose German changed since (outdated source), an unknown id, broken markup, a half-translated or invalid unit — and leaves those as they were. `dry_run=true` answers the same without writing. A file that is not such a file is 400 and changes nothing.",
   },
   authoringQuestionDelete: {
     method: "DELETE",

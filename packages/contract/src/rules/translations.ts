@@ -11,6 +11,10 @@ export const SOURCE_LANGUAGE = "de";
 export const TRANSLATION_STATUSES = ["draft", "machine", "reviewed", "published"] as const;
 export type TranslationStatus = (typeof TRANSLATION_STATUSES)[number];
 
+/** What besides questions carries a translated name (issue 31): a topic, a training, a questionnaire. */
+export const NAME_TRANSLATION_KINDS = ["topic", "training", "questionnaire"] as const;
+export type NameTranslationKind = (typeof NAME_TRANSLATION_KINDS)[number];
+
 /** A content language code: an ISO 639 language (two or three lowercase letters), e.g. tr, pl, uk, ar. */
 export const CONTENT_LANGUAGE_PATTERN = /^[a-z]{2,3}$/;
 

@@ -6,7 +6,7 @@ import {
   QUESTION_TYPES,
   questionProblems,
 } from "../rules/content";
-import { CONTENT_LANGUAGE_PATTERN, TRANSLATION_STATUSES } from "../rules/translations";
+import { CONTENT_LANGUAGE_PATTERN, NAME_TRANSLATION_KINDS, TRANSLATION_STATUSES } from "../rules/translations";
 import { BodyId, Id, RequiredText, Str, Text } from "./common";
 
 /*
@@ -340,6 +340,52 @@ export const QuestionTranslationSuggestion = QuestionTranslations.extend({ fille
 });
 export type QuestionTranslationSuggestion = z.infer<typeof QuestionTranslationSuggestion>;
 
+/* ---------- translated names of topics, trainings and questionnaires (issue 31) ---------- */
+
+export const NameTranslationParams = z
+  .object({ kind: z.enum(NAME_TRANSLATION_KINDS), id: Id, lang: LanguageCode })
+  .strict();
+
+/** A name's translation into one content language, with its status. */
+export const NameTranslationWrite = z
+  .object({ name: RequiredText(L.name), status: z.enum(TRANSLATION_STATUSES) })
+  .strict()
+  .meta({ id: "NameTranslationWrite" });
+export type NameTranslationWrite = z.infer<typeof NameTranslationWrite>;
+
+/** A topic's, training's or questionnaire's German name and its translations. */
+export const NameTranslations = z
+  .object({
+    kind: z.enum(NAME_TRANSLATION_KINDS),
+    id: z.number().int(),
+    /** The German name (binding). */
+    name: z.string(),
+    /** The caller may write its translations (topics and trainings: Super-Admins). */
+    editable: z.boolean(),
+    translations: z.array(
+      z.object({
+        lang: z.string(),
+        name: z.string(),
+        status: z.enum(TRANSLATION_STATUSES),
+        /** The German name changed since: learners get German. */
+        outdated: z.boolean(),
+        updated_at: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "NameTranslations" });
+export type NameTranslations = z.infer<typeof NameTranslations>;
+
+/** The names a training's learners see: its topic's, its own and its questionnaires' the caller may read. */
+export const TrainingNameTranslations = z
+  .object({
+    training_id: z.number().int(),
+    content_languages: z.array(z.string()),
+    items: z.array(NameTranslations),
+  })
+  .meta({ id: "TrainingNameTranslations" });
+export type TrainingNameTranslations = z.infer<typeof TrainingNameTranslations>;
+
 /* ---------- a training's translations as a file for translators (issue 31) ---------- */
 
 /** XLIFF 2.0 for translation tools, CSV (UTF-8, semicolons) for a spreadsheet. */
@@ -384,15 +430,20 @@ export const TranslationImportReport = z
     dry_run: z.boolean(),
     lang: z.string(),
     format: z.enum(TRANSLATION_FILE_FORMATS),
-    /** The questions whose translation the import writes (or would write), with the status it gets. */
-    changed: z.array(z.object({ question_id: z.number().int(), status: z.enum(TRANSLATION_STATUSES) })),
+    /**
+     * The units whose translation the import writes (or would write), with the status it gets: a
+     * question (`q<id>`, question_id set) or a name (`topic<id>`, `training<id>`, `questionnaire<id>`).
+     */
+    changed: z.array(
+      z.object({ unit: z.string(), question_id: z.number().int().nullable(), status: z.enum(TRANSLATION_STATUSES) }),
+    ),
     /** Units whose translation is already as the file has it. */
     unchanged: z.number().int(),
     /** Units without any translated text: left as they are. */
     empty: z.number().int(),
     refused: z.array(
       z.object({
-        /** The unit's id in the file (q<question id>). */
+        /** The unit's id in the file (q<question id>, or a name's: training<id> …). */
         unit: z.string(),
         question_id: z.number().int().nullable(),
         reason: z.enum(TRANSLATION_IMPORT_REFUSALS),

@@ -32,6 +32,11 @@ export const Topic = z
   .object({
     id: z.number().int(),
     name: z.string(),
+    /**
+     * The language of \`name\` (issue 31): a published, current translation's in the learner's
+     * content language, else "de" (the original).
+     */
+    name_lang: z.string(),
     icon: z.string(),
     color: z.string(),
     trainings: z.array(z.number().int()),
@@ -51,6 +56,11 @@ export const Training = z
     id: z.number().int(),
     topic_id: z.number().int(),
     name: z.string(),
+    /**
+     * The language of \`name\` (issue 31): a published, current translation's in the learner's
+     * content language, else "de" (the original).
+     */
+    name_lang: z.string(),
     icon: z.string(),
     description: z.string().nullable(),
     certificate: CertificateRef.nullable(),
@@ -75,6 +85,11 @@ export const Questionnaire = z
   .object({
     id: z.number().int(),
     name: z.string(),
+    /**
+     * The language of \`name\` (issue 31): a published, current translation's in the learner's
+     * content language, else "de" (the original).
+     */
+    name_lang: z.string(),
     count: z.number().int(),
     total: z.number().int(),
     disabled: z.boolean(),

@@ -32,6 +32,7 @@ function answer(right: boolean, finished: AnswerResult["finished"] = null): Answ
     topic: {
       id: 1,
       name: "Hygiene",
+      name_lang: "de",
       icon: "hygiene",
       color: "#0a0",
       trainings: [1],

@@ -15,6 +15,7 @@ import { postFile } from "../../api/file-upload";
 import { languageName } from "../../components/languageName";
 import { useFocusBack } from "../../components/useFocusBack";
 import { useContentLanguages } from "../../queries/content-languages";
+import { NameTranslations } from "./NameTranslations";
 
 /** A file's format by its name or type: CSV, else XLIFF. */
 function formatOf(file: File): TranslationFileFormat {
@@ -24,8 +25,8 @@ function formatOf(file: File): TranslationFileFormat {
 const TYPES: Record<TranslationFileFormat, string> = { xliff: "application/xliff+xml", csv: "text/csv" };
 
 /**
- * A training's translations as a file for translators (issue 31): the questions the author may
- * edit, German beside the translation, as XLIFF for a translation program or CSV for a
+ * A training's translations (issue 31): the names learners choose from, translated in place; and
+ * as a file for translators the names and questions the author may edit, German beside the translation, as XLIFF for a translation program or CSV for a
  * spreadsheet; the filled file comes back through a preview that names what it would change and
  * what it refuses, and nothing is written until confirmed.
  */
@@ -118,6 +119,7 @@ export default function TrainingTranslationsModal({
             data={languages.map((l) => ({ value: l, label: languageName(l, i18n.language) }))}
             maw={360}
           />
+          <NameTranslations trainingId={training.id} lang={lang} />
           <Stack gap={6}>
             <Title order={3} size="h5">
               {t("authoring.trainingTranslations.exportTitle")}

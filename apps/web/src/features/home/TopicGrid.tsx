@@ -3,6 +3,7 @@ import { Alert, Badge, Card, Group, Progress, SimpleGrid, Skeleton, Text } from 
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
+import { ContentName } from "../../components/ContentName";
 import classes from "../../components/cards.module.css";
 import { useTopics } from "../../queries/learning";
 
@@ -26,7 +27,7 @@ function TopicCard({ topic }: { topic: Topic }) {
       </Group>
       <Text fw={700} size="lg" lh={1.25} mb="xs">
         <Link to={`/topic/${topic.id}`} className={classes.stretchedLink}>
-          {topic.name}
+          <ContentName name={topic.name} lang={topic.name_lang} />
         </Link>
       </Text>
       <Progress

@@ -21,6 +21,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { authedHref, call, freshLink, showError, showSuccess } from "../../api/client";
 import { answerKeys } from "../../api/idempotency";
+import { ContentName } from "../../components/ContentName";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
 import { pickFeedback } from "../../components/quiz/feedback";
@@ -301,7 +302,11 @@ function Quiz() {
 
   if (training.isError || (training.data && !current)) return <NotFoundPage />;
 
-  const title = training.data ? training.data.training.name : "";
+  const title = training.data ? (
+    <ContentName name={training.data.training.name} lang={training.data.training.name_lang} />
+  ) : (
+    ""
+  );
   const count = result?.count ?? next.data?.count ?? 0;
   const total = result?.total ?? next.data?.total ?? 0;
   const backButton = (primary: boolean, ref?: FocusTarget) => (

@@ -3,6 +3,7 @@ import { Badge, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text } from 
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ContentIcon } from "../../components/ContentIcon";
+import { ContentName } from "../../components/ContentName";
 import classes from "../../components/cards.module.css";
 import { ExpiryBadge, NO_CERTIFICATE_COLOUR } from "../../components/ExpiryBadge";
 import { NotFoundPage } from "../../components/NotFoundPage";
@@ -20,7 +21,7 @@ function TrainingCard({ topicId, training }: { topicId: number; training: Traini
         <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
           <Text fw={700} lh={1.25} style={{ overflowWrap: "anywhere" }}>
             <Link to={`/topic/${topicId}/training/${training.id}`} className={classes.stretchedLink}>
-              {training.name}
+              <ContentName name={training.name} lang={training.name_lang} />
             </Link>
           </Text>
           <Group gap={6}>
@@ -65,7 +66,7 @@ export default function TopicPage() {
   if (isPending) return <Skeleton h={300} />;
   return (
     <>
-      <PageHeader title={data.topic.name} />
+      <PageHeader title={<ContentName name={data.topic.name} lang={data.topic.name_lang} />} />
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md">
         {data.trainings.map((training) => (
           <TrainingCard key={training.id} topicId={topicId} training={training} />

@@ -28,6 +28,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { authedUrl, freshLink } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ContentIcon } from "../../components/ContentIcon";
+import { ContentName } from "../../components/ContentName";
 import { ExpiryBadge, NO_CERTIFICATE_COLOUR } from "../../components/ExpiryBadge";
 import { NotFoundPage } from "../../components/NotFoundPage";
 import { PageHeader } from "../../components/PageHeader";
@@ -75,7 +76,7 @@ function QuestionnaireRow({ q, onOpen }: { q: Questionnaire; onOpen: (q: Questio
           )}
           <div>
             <Text fw={600} c={q.disabled ? "dimmed" : undefined}>
-              {label}
+              <ContentName name={label} lang={q.name_lang} />
             </Text>
             <Text size="sm" c="dimmed">
               {q.disabled
@@ -187,7 +188,7 @@ export default function TrainingPage() {
   };
   return (
     <>
-      <PageHeader title={training.name} />
+      <PageHeader title={<ContentName name={training.name} lang={training.name_lang} />} />
       <Paper withBorder p="md" mb="lg">
         <Group wrap="nowrap" align="flex-start">
           <ContentIcon name={training.icon} size={56} />

@@ -11,11 +11,13 @@ import {
   Title,
   UnstyledButton,
 } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { PageHeader } from "../../components/PageHeader";
 import { UserAvatar } from "../../components/UserAvatar";
 import { configuredLanguages } from "../../i18n";
+import { learningKeys } from "../../queries/learning";
 import { sessionStore, useRequiredSession } from "../../session/store";
 import { ContentLanguageCard } from "./ContentLanguageCard";
 import { MyProgress } from "./MyProgress";
@@ -32,6 +34,7 @@ const LANGUAGE_NAMES: Record<Language, string> = {
 export default function ProfilePage() {
   const { t, i18n } = useTranslation();
   const { user } = useRequiredSession();
+  const queryClient = useQueryClient();
 
   const save = async (patch: PreferencesPatch) => {
     const prefs = await call(api.preferencesUpdate, { params: { id: user.id }, body: patch });
@@ -41,6 +44,10 @@ export default function ProfilePage() {
       // The token's language claim follows (spec §7 POST /auth/refresh?lang).
       const { token } = await call(api.refresh, { query: { lang: patch.value } });
       sessionStore.setToken(token);
+    }
+    // The learning screens name topics, trainings and questionnaires in the content language.
+    if (patch.property === "language" || patch.property === "content_language") {
+      void queryClient.invalidateQueries({ queryKey: learningKeys.all });
     }
     // In the language just chosen (t still speaks the one this render had).
     showSuccess(i18n.t("success.profileChanged"));
