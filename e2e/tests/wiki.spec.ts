@@ -1,10 +1,13 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import {
   alsoInEnglish,
+  applyPreference,
+  callApi,
   createTeam,
   createUser,
   exactly,
   expectAccessible,
+  expectNoSidewaysScroll,
   expectNothingCutOff,
   loginWith,
   openAs,
@@ -287,6 +290,70 @@ test("a Super-Admin edits a common page in the editor: 'wiki changed', the new r
   await page.keyboard.press("Escape");
   await expect(history).toBeHidden();
   await expect(page.getByRole("button", { name: exactly("de", "wiki.admin.history") })).toBeFocused();
+});
+
+test("a Super-Admin translates a page beside its German original; readers get it once published, and the German when the German changes @phone", async ({
+  page,
+}) => {
+  const manager = await createUser(page.request, { roles: ["contentmanager"], name: "Clara" });
+  const created = await createPage(page.request, manager, { release: true });
+  const slugPath = created.path.replace("/wiki/", "");
+  const draftOf = async () =>
+    (await callApi(page.request, manager, "GET", `/wiki/page/${slugPath}?draft=true`)) as { version: number };
+  const release = async () =>
+    callApi(page.request, manager, "POST", `/wiki/pages/${created.id}/release`, { version: (await draftOf()).version });
+
+  await openAs(page, manager, `${created.path}?edit=1`, manager.password);
+  const editor = page.getByTestId("wiki-editor");
+  const content = editor.getByRole("textbox", { name: text("de", "wiki.editor.content") });
+  await expect(content).toContainText("Diese Seite regelt das Vorgehen.");
+  await editor.getByLabel(exactly("de", "wiki.editor.language")).click();
+  await page
+    .getByRole("option", { name: text("de", "wiki.editor.newLanguage", { language: "English" }), exact: true })
+    .click();
+  // Beside the translation, the German original, binding and read only.
+  await expect(editor.getByTestId("wiki-new-translation")).toBeVisible();
+  const original = editor.getByTestId("wiki-translation-original");
+  await expect(original).toContainText(text("de", "wiki.editor.original"));
+  await expect(original).toContainText("Diese Seite regelt das Vorgehen.");
+  await editor.getByRole("textbox", { name: text("de", "wiki.editor.pageTitle") }).fill("Procedure for hand rub");
+  await content.click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("This page governs the procedure.");
+  await editor.getByText(text("de", "authoring.translations.statuses.published"), { exact: true }).click();
+  await expectAccessible(page, "a wiki translation beside its German original");
+  await expectNoSidewaysScroll(page, "a wiki translation beside its German original");
+  await editor.getByRole("button", { name: exactly("de", "wiki.editor.save") }).click();
+  await expect(page.getByText(text("de", "success.wikiChanged"))).toBeVisible();
+  await release();
+
+  // A reader asking for English gets it once released.
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await openAs(page, employee, `${created.path}?lang=en`);
+  await expectPageHeading(page, "Procedure for hand rub", false);
+  await expect(page.getByTestId("wiki-html")).toContainText("This page governs the procedure.");
+
+  // The German changes and is released: the English is outdated, the reader gets German and why.
+  await callApi(page.request, manager, "PUT", `/wiki/pages/${created.id}`, {
+    version: (await draftOf()).version,
+    lang: "de",
+    title: created.title,
+    markdown: "## Zweck\n\nDiese Seite regelt das Vorgehen neu.",
+  });
+  await release();
+  await page.reload();
+  await expectPageHeading(page, created.title, false);
+  await expect(page.getByTestId("wiki-language-note")).toHaveText(
+    text("de", "wiki.fallback.outdated", { language: "English" }),
+  );
+  await expectAccessible(page, "a page whose translation is outdated");
+
+  // The editor says so, beside the new German; dark theme too.
+  await openAs(page, manager, `${created.path}?edit=1&lang=en`, manager.password);
+  await expect(editor.getByTestId("wiki-translation-outdated")).toHaveText(text("de", "wiki.editor.outdated"));
+  await expect(editor.getByTestId("wiki-translation-original")).toContainText("Diese Seite regelt das Vorgehen neu.");
+  await applyPreference(page, "theme", "dark");
+  await expectAccessible(page, "an outdated wiki translation in the editor, dark");
 });
 
 test("a save that meets a newer version keeps the editor's text and can save over it", async ({ page }) => {

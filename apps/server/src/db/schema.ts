@@ -900,10 +900,17 @@ export const wikiPages = pgTable(
   ],
 );
 
-/** One language of a revision: its title and Markdown. */
+/**
+ * One language of a revision: its title and Markdown. A translation (issue 31, wiki/translations.ts)
+ * also carries its status and `source`, the revision whose German it translates; the German carries
+ * `since`, the revision in which its text last changed. Texts without them: published and current.
+ */
 export interface WikiText {
   title: string;
   markdown: string;
+  status?: string;
+  source?: number;
+  since?: number;
 }
 
 /** Every save of a page: all its languages as they were, who saved it, when and why. */

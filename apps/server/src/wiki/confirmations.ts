@@ -22,12 +22,12 @@ import { safeText } from "../overview/xlsx";
 import {
   confirmationAsked,
   facilityInView,
-  languagesOf,
   loadRevision,
   type PageRow,
   pageForRead,
   pageView,
-  textIn,
+  readableLanguagesOf,
+  readerTextIn,
 } from "./pages";
 
 /** POST /wiki/pages/{id}/confirm: the caller has read the released revision. */
@@ -47,11 +47,11 @@ export async function confirmPage(
   }
   // The language read: one the released revision has (a translation counts; German is binding).
   const content = (await loadRevision(deps.db, id, revision))?.content ?? {};
-  const lang = asked ?? textIn(content, actor.language).lang;
-  if (!content[lang]) {
+  const lang = asked ?? readerTextIn(content, actor.language).lang;
+  if (!readableLanguagesOf(content).includes(lang)) {
     throw new AppError(
       ErrorCode.validation,
-      `lang: revision ${revision} of this page has no "${lang}" text (it has ${languagesOf(content).join(", ")})`,
+      `lang: revision ${revision} of this page has no "${lang}" text a reader is shown (it has ${readableLanguagesOf(content).join(", ")})`,
     );
   }
   await deps.db
@@ -85,7 +85,7 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
   if (!facility) throw new AppError(ErrorCode.facilityNotFound, "Facility not found");
   const [topic] = await db.select().from(wikiTopics).where(eq(wikiTopics.id, page.topicId));
   const revision = page.releasedRevision === null ? undefined : await loadRevision(db, id, page.releasedRevision);
-  const title = revision ? textIn(revision.content, actor.language).text.title : page.slug;
+  const title = revision ? readerTextIn(revision.content, actor.language).text.title : page.slug;
 
   const people = await db
     .select({ id: users.id, name: users.name, surname: users.surname, login: users.login })

@@ -20,6 +20,7 @@ import type { Db, Tx } from "../db/client";
 import { facilities, type WikiText, wikiConfirmations, wikiPages, wikiRevisions, wikiTopics } from "../db/schema";
 import { AppError } from "../errors";
 import { renderWikiMarkdown } from "./render";
+import { isOutdated, readable, translationStatus } from "./translations";
 
 /*
  * What every wiki call shares: whose pages a caller sees (the facility in view), who may edit
@@ -88,6 +89,33 @@ export function textIn(content: Record<string, WikiText>, lang: Language): { lan
 /** The languages a revision has, German first. */
 export function languagesOf(content: Record<string, WikiText>): Language[] {
   return (["de", "en", "fr", "es", "br"] as const).filter((l) => content[l] !== undefined);
+}
+
+/**
+ * A revision's text as a reader gets it (issue 31): the language asked for when its translation is
+ * published and current, else German (else the first there is); `fallback` says why a language the
+ * revision has was not shown.
+ */
+export function readerTextIn(
+  content: Record<string, WikiText>,
+  lang: Language,
+): { lang: Language; text: WikiText; fallback: "unpublished" | "outdated" | null } {
+  if (readable(content, lang)) return { lang, text: content[lang] as WikiText, fallback: null };
+  const shown = textIn(content, DEFAULT_LANGUAGE);
+  const fallback = !content[lang] ? null : isOutdated(content, lang) ? "outdated" : "unpublished";
+  return { ...shown, fallback };
+}
+
+/** The languages a reader may read in a revision (German first). */
+export function readableLanguagesOf(content: Record<string, WikiText>): Language[] {
+  return languagesOf(content).filter((l) => readable(content, l));
+}
+
+/** Each translation of a revision with its status and whether it is outdated (for editors). */
+export function translationsOf(content: Record<string, WikiText>): WikiPage["translations"] {
+  return languagesOf(content)
+    .filter((l) => l !== DEFAULT_LANGUAGE)
+    .map((l) => ({ lang: l, status: translationStatus(content, l) ?? "published", outdated: isOutdated(content, l) }));
 }
 
 /**
@@ -195,7 +223,12 @@ export async function pageView(
   if (number === null) throw PAGE_NOT_FOUND();
   const revision = await loadRevision(db, page.id, number);
   if (!revision) throw PAGE_NOT_FOUND();
-  const shown = textIn(revision.content, options.lang ?? actor.language);
+  // Editing (the newest revision asked for): the language as written; reading: as readers get it.
+  const editing = canEdit && number === page.latestRevision && (options.draft || page.releasedRevision === null);
+  const asked = options.lang ?? actor.language;
+  const shown = editing
+    ? { ...textIn(revision.content, asked), fallback: null }
+    : readerTextIn(revision.content, asked);
   const own = await ownConfirmation(db, actor, page);
   return {
     id: page.id,
@@ -205,7 +238,9 @@ export async function pageView(
     origin: page.origin === "package" ? "package" : "app",
     status: page.releasedRevision === null ? "draft" : "released",
     lang: shown.lang,
-    languages: languagesOf(revision.content),
+    languages: editing ? languagesOf(revision.content) : readableLanguagesOf(revision.content),
+    fallback: shown.fallback,
+    translations: canEdit ? translationsOf(revision.content) : [],
     title: shown.text.title,
     html: renderWikiMarkdown(shown.text.markdown),
     revision: revisionInfo(revision),

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   type Language,
   personName,
+  SOURCE_LANGUAGE,
   WIKI_IMAGE_MAX_BYTES,
   type WikiPage,
   type WikiPageCreate,
@@ -42,11 +43,13 @@ import {
   type PageRow,
   pageForEdit,
   pageView,
+  readableLanguagesOf,
   revisionInfo,
   STALE,
   textIn,
 } from "./pages";
 import { renderWikiMarkdown, wikiPlainText } from "./render";
+import { readableTitleSql, savedContent, translationStatus } from "./translations";
 
 /** Recently released pages on /wiki. */
 const RECENT = 8;
@@ -67,7 +70,8 @@ export async function reindexPage(tx: Db | Tx, pageId: number): Promise<void> {
   if (!page || page.retired || page.releasedRevision === null) return;
   const revision = await loadRevision(tx, pageId, page.releasedRevision);
   if (!revision) return;
-  for (const lang of languagesOf(revision.content)) {
+  // The languages readers may read: a draft or outdated translation is not found by search.
+  for (const lang of readableLanguagesOf(revision.content)) {
     const text = revision.content[lang];
     if (!text) continue;
     const config = SEARCH_CONFIG[lang];
@@ -104,7 +108,7 @@ export async function wikiTree(db: Db, actor: Actor, asked: number | undefined):
       page: wikiPages,
       releasedTitle: sql<
         string | null
-      >`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
+      >`(select ${readableTitleSql(sql`r.content`, lang)} from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
       latestTitle: sql<
         string | null
       >`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.latestRevision})`,
@@ -157,7 +161,7 @@ export async function wikiTree(db: Db, actor: Actor, asked: number | undefined):
       topic: wikiTopics.key,
       slug: wikiPages.slug,
       releasedAt: wikiPages.releasedAt,
-      title: sql<string>`(select coalesce(r.content->${lang}->>'title', r.content->'de'->>'title') from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
+      title: sql<string>`(select ${readableTitleSql(sql`r.content`, lang)} from wiki_revisions r where r.page_id = ${wikiPages.id} and r.number = ${wikiPages.releasedRevision})`,
     })
     .from(wikiPages)
     .innerJoin(wikiTopics, eq(wikiTopics.id, wikiPages.topicId))
@@ -367,7 +371,14 @@ export async function savePage(deps: DbClock, actor: Actor, id: number, body: Wi
   const page = await runTransaction(deps.db, async (tx) => {
     const current = await pageForEdit(tx, actor, id, true);
     const latest = await loadRevision(tx, id, current.latestRevision);
-    const content = { ...(latest?.content ?? {}), [body.lang]: { title: body.title, markdown: body.markdown } };
+    const before = latest?.content ?? {};
+    const content = savedContent(
+      before,
+      body.lang,
+      { title: body.title, markdown: body.markdown },
+      current.latestRevision + 1,
+      body.status ?? translationStatus(before, body.lang) ?? "draft",
+    );
     return appendRevision(tx, deps, actor, current, {
       version: body.version,
       content,
@@ -375,7 +386,7 @@ export async function savePage(deps: DbClock, actor: Actor, id: number, body: Wi
       changes: {
         ...(body.requires_confirmation !== undefined && { requiresConfirmation: body.requires_confirmation }),
       },
-      audited: { lang: body.lang },
+      audited: { lang: body.lang, ...(body.lang !== SOURCE_LANGUAGE && { status: content[body.lang]?.status }) },
     });
   });
   return pageView(deps.db, actor, page, { lang: body.lang, draft: true });

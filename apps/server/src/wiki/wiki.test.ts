@@ -27,7 +27,7 @@ import { DEMO_PASSWORD } from "../demo/seed";
 let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 const call = (method: Method, token: string, url: string, payload?: unknown) =>
   ctx.app.inject({
     method,
@@ -520,6 +520,83 @@ describe("a confirmation of a translation (issue 31)", () => {
     const values = (sheet?.getSheetValues() ?? []).map((r) => (Array.isArray(r) ? r.slice(1) : []));
     expect(values[5]).toContain("Gelesen auf");
     expect(values.some((r) => r.includes("Englisch"))).toBe(true);
+  });
+});
+
+describe("a wiki translation's status (issue 31)", () => {
+  it("shows readers a translation once published and current; a German change outdates it, and they get German", async () => {
+    const cm = cast.tokens.contentmanager;
+    // A reader whose interface speaks English.
+    const readerUser = await createUser(ctx, ["employee"], cast.facilityA.id);
+    await ok("PATCH", await login(ctx, readerUser.login), `/preferences/${readerUser.id}`, {
+      property: "language",
+      value: "en",
+    });
+    const reader = await login(ctx, readerUser.login);
+    await ok("POST", cm, "/wiki/topics", { key: "uebersetzt", title: "Übersetzt" });
+    const created = await ok<WikiPage>("POST", cm, "/wiki/pages", {
+      topic: "uebersetzt",
+      slug: "lueften",
+      title: "Richtig lüften",
+      markdown: "Stoßlüften, dreimal am Tag.",
+    });
+    const save = async (lang: string, title: string, markdown: string, status?: string) => {
+      const now = await page(cm, "uebersetzt/lueften", `?draft=true&lang=${lang}`);
+      return ok<WikiPage>("PUT", cm, `/wiki/pages/${created.id}`, {
+        version: now.version,
+        lang,
+        title,
+        markdown,
+        ...(status && { status }),
+      });
+    };
+    const release = async () => {
+      const now = await page(cm, "uebersetzt/lueften", "?draft=true");
+      await ok("POST", cm, `/wiki/pages/${created.id}/release`, { version: now.version });
+    };
+    const read = () => page(reader, "uebersetzt/lueften", "?lang=en");
+    const treeTitle = async () =>
+      (await ok<WikiTree>("GET", reader, "/wiki")).topics
+        .find((t) => t.key === "uebersetzt")
+        ?.pages.find((p) => p.slug === "lueften")?.title;
+
+    // A new translation without a status is a draft: released, readers still get German, and why.
+    const draft = await save("en", "Airing rooms", "Open the windows wide, three times a day.");
+    expect(draft.translations).toEqual([{ lang: "en", status: "draft", outdated: false }]);
+    await release();
+    expect(await read()).toMatchObject({
+      lang: "de",
+      title: "Richtig lüften",
+      languages: ["de"],
+      fallback: "unpublished",
+      translations: [],
+    });
+    expect(await treeTitle()).toBe("Richtig lüften");
+
+    // Published: readers of English get it, the tree names it in English.
+    await save("en", "Airing rooms", "Open the windows wide, three times a day.", "published");
+    await release();
+    expect(await read()).toMatchObject({ lang: "en", title: "Airing rooms", languages: ["de", "en"], fallback: null });
+    expect(await treeTitle()).toBe("Airing rooms");
+
+    // The German changes: the English is outdated (the editor says so), readers get German.
+    const german = await save("de", "Richtig lüften", "Stoßlüften, viermal am Tag, jeweils fünf Minuten.");
+    expect(german.translations).toEqual([{ lang: "en", status: "published", outdated: true }]);
+    await release();
+    const fallback = await read();
+    expect(fallback).toMatchObject({ lang: "de", languages: ["de"], fallback: "outdated" });
+    expect(await treeTitle()).toBe("Richtig lüften");
+    // Confirming the outdated English is refused: it is not what readers are shown.
+    await failsWith(400, ErrorCode.validation, "POST", reader, `/wiki/pages/${created.id}/confirm`, {
+      revision: fallback.released?.number,
+      lang: "en",
+    });
+    // Revised, it keeps its status and is current again.
+    const revised = await save("en", "Airing rooms", "Open the windows wide, four times a day, five minutes each.");
+    expect(revised.translations).toEqual([{ lang: "en", status: "published", outdated: false }]);
+    await release();
+    expect(await read()).toMatchObject({ lang: "en", fallback: null });
+    expect(await treeTitle()).toBe("Airing rooms");
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSLATION_STATUSES } from "../rules/translations";
 import { Language } from "../settings";
 import { Id, RequiredText, Str, Text } from "./common";
 
@@ -136,9 +137,19 @@ export const WikiPage = z
     facility_id: z.number().int().nullable(),
     origin: z.enum(["package", "app"]),
     status: WikiPageStatus,
-    /** The language shown and the languages the page has. */
+    /** The language shown and the languages the page has (for readers: those they may read). */
     lang: WikiLanguage,
     languages: z.array(WikiLanguage),
+    /**
+     * Why the language asked for is not the one shown although the page has it (issue 31): its
+     * translation is not published yet, or outdated (the German changed since); readers then get
+     * the binding German original. Null otherwise.
+     */
+    fallback: z.enum(["unpublished", "outdated"]).nullable(),
+    /** Editors: each translation of the shown revision with its status and whether it is outdated. */
+    translations: z.array(
+      z.object({ lang: WikiLanguage, status: z.enum(TRANSLATION_STATUSES), outdated: z.boolean() }),
+    ),
     title: z.string(),
     /** Sanitised HTML of the shown revision. */
     html: z.string(),
@@ -197,6 +208,12 @@ export const WikiPageSave = z
     lang: WikiLanguage.default("de"),
     title: RequiredText(WIKI_TITLE_MAX),
     markdown: Markdown,
+    /**
+     * A translation's status (issue 31; not for German, the original): readers see a translation
+     * once it is published and released, for as long as the German does not change. Left out: the
+     * status it had, else draft.
+     */
+    status: z.enum(TRANSLATION_STATUSES).optional(),
     requires_confirmation: z.boolean().optional(),
     summary: Text(WIKI_SUMMARY_MAX).optional(),
   })

@@ -13,12 +13,10 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { languageName } from "../../components/languageName";
+import { statusChoices } from "../../components/TranslationStatus";
 
 /** Under ["authoring", "translations"]: a file's import refreshes these too. */
 export const namesKey = (trainingId: number) => ["authoring", "translations", "names", trainingId] as const;
-
-/** The statuses an author sets; "machine" only stays where a machine set it. */
-const SET_BY_PEOPLE: TranslationStatus[] = ["draft", "reviewed", "published"];
 
 /**
  * The names learners choose from — the training's topic, the training, its questionnaires — in the
@@ -84,8 +82,6 @@ function NameRow({ item, lang, trainingId }: { item: NameItem; lang: string; tra
   useEffect(() => {
     if (save.isSuccess && document.activeElement === document.body) saveButton.current?.focus();
   }, [save.isSuccess, save.submittedAt]);
-  const statuses =
-    written?.status === "machine" ? (["machine", ...SET_BY_PEOPLE] as TranslationStatus[]) : SET_BY_PEOPLE;
   const heading = (
     <Group gap="xs" wrap="wrap">
       <Text size="sm" fw={600} style={{ overflowWrap: "anywhere" }}>
@@ -140,7 +136,7 @@ function NameRow({ item, lang, trainingId }: { item: NameItem; lang: string; tra
           />
           <NativeSelect
             label={t("authoring.translations.status")}
-            data={statuses.map((s) => ({ value: s, label: t(`authoring.translations.statuses.${s}`) }))}
+            data={statusChoices(written?.status).map((c) => ({ value: c.value, label: t(c.label) }))}
             {...form.getInputProps("status")}
           />
           <Button type="submit" variant="light" loading={save.isPending} ref={saveButton}>

@@ -34,13 +34,11 @@ import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
 import { languageName } from "../../components/languageName";
 import { SafeHtml } from "../../components/SafeHtml";
+import { TranslationStatusControl } from "../../components/TranslationStatus";
 import { useFocusBack } from "../../components/useFocusBack";
 import { useContentLanguages } from "../../queries/content-languages";
 
 const ExplanationEditor = lazy(() => import("./ExplanationEditor"));
-
-/** The statuses an author sets; "machine" comes from a machine's suggestion only. */
-const SET_BY_PEOPLE: TranslationStatus[] = ["draft", "reviewed", "published"];
 
 const translationsKey = (id: number) => ["authoring", "translations", id] as const;
 
@@ -315,23 +313,12 @@ function TranslationForm({
             <TextInput label={t("quiz.hint")} maxLength={CONTENT_LIMITS.hint} {...form.getInputProps("hint")} />
           </Stack>
         </SimpleGrid>
-        <div>
-          <Text fw={600} size="sm" mb={4} id={`${explanationLabel}-status`}>
-            {t("authoring.translations.status")}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={`${explanationLabel}-status`}
-            value={d.status}
-            onChange={(v) => form.setFieldValue("status", v as TranslationStatus)}
-            data={(d.status === "machine" ? (["machine", ...SET_BY_PEOPLE] as TranslationStatus[]) : SET_BY_PEOPLE).map(
-              (s) => ({ value: s, label: t(`authoring.translations.statuses.${s}`) }),
-            )}
-            fullWidth
-          />
-          <Text size="xs" c="dimmed" mt={4}>
-            {t("authoring.translations.statusHelp")}
-          </Text>
-        </div>
+        <TranslationStatusControl
+          value={d.status}
+          onChange={(s) => form.setFieldValue("status", s)}
+          label={t("authoring.translations.status")}
+          help={t("authoring.translations.statusHelp")}
+        />
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>
             {t("common.save")}

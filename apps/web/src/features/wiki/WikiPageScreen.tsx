@@ -183,8 +183,10 @@ function WikiPageScreen() {
         </Group>
 
         {page.lang !== lang && (
-          <Alert color="gray" variant="light" className={classes.noPrint}>
-            {t("wiki.notInLanguage", { language: t(`wiki.languages.${lang}`) })}
+          <Alert color="gray" variant="light" className={classes.noPrint} data-testid="wiki-language-note">
+            {page.fallback
+              ? t(`wiki.fallback.${page.fallback}`, { language: t(`wiki.languages.${lang}`) })
+              : t("wiki.notInLanguage", { language: t(`wiki.languages.${lang}`) })}
           </Alert>
         )}
 
@@ -239,6 +241,7 @@ function WikiPageScreen() {
             <WikiEditor
               page={page}
               facility={facility}
+              lang={askedLang && LANGUAGES.includes(askedLang) ? askedLang : undefined}
               onCancel={() => setParams({ edit: null })}
               onSaved={(saved) => {
                 show(saved, true);

@@ -1,4 +1,13 @@
-import { api, ErrorCode, type Language, WIKI_SUMMARY_MAX, WIKI_TITLE_MAX, type WikiPage } from "@carecampus/contract";
+import {
+  api,
+  ErrorCode,
+  type Language,
+  SOURCE_LANGUAGE,
+  type TranslationStatus,
+  WIKI_SUMMARY_MAX,
+  WIKI_TITLE_MAX,
+  type WikiPage,
+} from "@carecampus/contract";
 import {
   Alert,
   Anchor,
@@ -10,6 +19,7 @@ import {
   Paper,
   ScrollArea,
   Select,
+  SimpleGrid,
   Skeleton,
   Stack,
   Switch,
@@ -26,9 +36,11 @@ import { useTranslation } from "react-i18next";
 import { ApiError, authedHref, call, showError, showSuccess } from "../../../api/client";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import safe from "../../../components/SafeHtml.module.css";
+import { TranslationStatusControl } from "../../../components/TranslationStatus";
 import { configuredLanguages } from "../../../i18n";
 import { fetchWikiPage } from "../queries";
 import { wikiPath } from "../scope";
+import { WikiHtml } from "../WikiHtml";
 import wiki from "../wiki.module.css";
 import classes from "./editor.module.css";
 import { demoteTopHeadings, wikiExtensions } from "./extensions";
@@ -38,6 +50,8 @@ import { Toolbar } from "./Toolbar";
 export interface WikiEditorProps {
   page: WikiPage;
   facility: number | null;
+  /** The language to edit first (the address's); else the one the page shows. */
+  lang?: Language;
   onCancel: () => void;
   onSaved: (page: WikiPage) => void;
 }
@@ -47,6 +61,10 @@ interface Loaded {
   lang: Language;
   /** The page had no text in `lang` yet: the German one is offered as a start. */
   newTranslation: boolean;
+  /** A translation (issue 31): its status and whether the German changed since; null for German. */
+  translation: { status: TranslationStatus; outdated: boolean } | null;
+  /** A translation's German original, shown beside the editor (binding, read only). */
+  german: { title: string; html: string } | null;
 }
 
 /**
@@ -54,20 +72,29 @@ interface Loaded {
  * toolbar for what a handbook page needs, title, summary, read confirmation and language.
  * A save that meets a newer version keeps the text and offers to look at the other or save over it.
  */
-export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEditorProps) {
-  const { t } = useTranslation();
+export default function WikiEditor({ page, facility, lang: asked, onCancel, onSaved }: WikiEditorProps) {
+  const { t, i18n } = useTranslation();
   const labelId = useId();
   const contentId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const form = useForm({
     mode: "controlled",
-    initialValues: { title: page.title, summary: "", requiresConfirmation: page.requires_confirmation },
+    initialValues: {
+      title: page.title,
+      summary: "",
+      requiresConfirmation: page.requires_confirmation,
+      status: "draft" as TranslationStatus,
+    },
     validate: { title: (title) => (title.trim() === "" ? t("wiki.editor.titleRequired") : null) },
     validateInputOnChange: ["title"],
     onValuesChange: (values, previous) => {
       // The summary describes the save; it alone leaves nothing to lose.
-      if (values.title !== previous.title || values.requiresConfirmation !== previous.requiresConfirmation) {
+      if (
+        values.title !== previous.title ||
+        values.requiresConfirmation !== previous.requiresConfirmation ||
+        values.status !== previous.status
+      ) {
         setDirty(true);
       }
     },
@@ -110,8 +137,29 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
   const load = async (lang: Language) => {
     const newest = await fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility });
     const newTranslation = newest.lang !== lang;
-    setLoaded({ version: newest.version, lang, newTranslation });
-    form.setValues({ title: newest.title, requiresConfirmation: newest.requires_confirmation });
+    const written = newest.translations.find((x) => x.lang === lang);
+    const translation =
+      lang === SOURCE_LANGUAGE ? null : { status: written?.status ?? "draft", outdated: written?.outdated ?? false };
+    const original =
+      lang === SOURCE_LANGUAGE
+        ? null
+        : newTranslation
+          ? newest
+          : await fetchWikiPage({
+              topic: page.topic.key,
+              slug: page.slug,
+              lang: SOURCE_LANGUAGE,
+              draft: true,
+              facility,
+            });
+    const german =
+      original && original.lang === SOURCE_LANGUAGE ? { title: original.title, html: original.html } : null;
+    setLoaded({ version: newest.version, lang, newTranslation, translation, german });
+    form.setValues({
+      title: newest.title,
+      requiresConfirmation: newest.requires_confirmation,
+      status: translation?.status ?? "draft",
+    });
     editor?.commands.setContent(demoteTopHeadings(newest.markdown ?? ""), {
       contentType: "markdown",
       emitUpdate: false,
@@ -122,7 +170,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
   // biome-ignore lint/correctness/useExhaustiveDependencies: loads once, when the editor exists
   useEffect(() => {
     if (!editor || !ready) return;
-    load(page.lang).then(
+    load(asked ?? page.lang).then(
       () => heading.current?.focus(),
       (err) => {
         if (!(err instanceof ApiError)) console.error(err);
@@ -144,6 +192,7 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
           markdown: editor?.getMarkdown() ?? "",
           requires_confirmation: v.requiresConfirmation,
           summary: v.summary.trim() || undefined,
+          ...(lang !== SOURCE_LANGUAGE && { status: v.status }),
         },
         silent: true,
       });
@@ -226,25 +275,66 @@ export default function WikiEditor({ page, facility, onCancel, onSaved }: WikiEd
                 {t("wiki.editor.newTranslation", { language: t(`wiki.languages.${loaded.lang}`) })}
               </Alert>
             )}
+            {loaded.translation?.outdated && (
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconAlertTriangle />}
+                data-testid="wiki-translation-outdated"
+              >
+                {t("wiki.editor.outdated")}
+              </Alert>
+            )}
           </>
         )}
-        <div hidden={!loaded}>
-          {/* The editable area is no form field: it takes its name from this text (aria-labelledby). */}
-          <Text id={labelId} fw={500} size="sm" mb={4} onClick={() => editor?.commands.focus()}>
-            {t("wiki.editor.content")}
-          </Text>
-          <div className={classes.frame}>
-            {editor && (
-              <Toolbar
-                editor={editor}
-                controls={contentId}
-                onLink={() => setDialog("link")}
-                onImage={() => setDialog("image")}
-              />
-            )}
-            <EditorContent editor={editor} />
+        {/* A translation: the German original beside it (below it on a phone), binding and read only. */}
+        <SimpleGrid cols={{ base: 1, md: loaded?.german ? 2 : 1 }} spacing="md" hidden={!loaded}>
+          {loaded?.german && (
+            <Paper
+              withBorder
+              p="sm"
+              component="section"
+              aria-labelledby={`${labelId}-original`}
+              lang="de"
+              data-testid="wiki-translation-original"
+            >
+              <Text id={`${labelId}-original`} fw={600} size="sm" mb={4} lang={i18n.language}>
+                {t("wiki.editor.original")}
+              </Text>
+              <Text fw={700} mb="xs">
+                {loaded.german.title}
+              </Text>
+              <ScrollArea.Autosize mah={480} type="auto">
+                <WikiHtml html={loaded.german.html} />
+              </ScrollArea.Autosize>
+            </Paper>
+          )}
+          <div>
+            {/* The editable area is no form field: it takes its name from this text (aria-labelledby). */}
+            <Text id={labelId} fw={500} size="sm" mb={4} onClick={() => editor?.commands.focus()}>
+              {t("wiki.editor.content")}
+            </Text>
+            <div className={classes.frame}>
+              {editor && (
+                <Toolbar
+                  editor={editor}
+                  controls={contentId}
+                  onLink={() => setDialog("link")}
+                  onImage={() => setDialog("image")}
+                />
+              )}
+              <EditorContent editor={editor} />
+            </div>
           </div>
-        </div>
+        </SimpleGrid>
+        {loaded?.translation && (
+          <TranslationStatusControl
+            value={form.getValues().status}
+            onChange={(s) => form.setFieldValue("status", s)}
+            label={t("wiki.editor.translationStatus")}
+            help={t("wiki.editor.statusHelp")}
+          />
+        )}
         {loaded && (
           <>
             <TextInput
