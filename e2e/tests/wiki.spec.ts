@@ -356,6 +356,56 @@ test("a Super-Admin translates a page beside its German original; readers get it
   await expectAccessible(page, "an outdated wiki translation in the editor, dark");
 });
 
+test("a learner who takes trainings in Turkish reads the handbook in Turkish; an Arabic page reads right to left @phone", async ({
+  page,
+}) => {
+  const manager = await createUser(page.request, { roles: ["contentmanager"], name: "Clara" });
+  const created = await createPage(page.request, manager, { markdown: "Mit Seife waschen, gründlich abspülen." });
+  let version = created.version;
+  for (const [lang, title, markdown] of [
+    ["tr", "Elleri yıkamak", "Sabunla yıkayın, iyice durulayın."],
+    ["ar", "غسل اليدين", "اغسل يديك بالصابون واشطفهما جيدًا."],
+  ] as const) {
+    const saved = await callApi(page.request, manager, "PUT", `/wiki/pages/${created.id}`, {
+      version,
+      lang,
+      title,
+      markdown,
+      status: "published",
+    });
+    version = saved.version;
+  }
+  await callApi(page.request, manager, "POST", `/wiki/pages/${created.id}/release`, { version });
+
+  const { employee } = await createTeam(page.request, ["employee"]);
+  await callApi(page.request, employee, "PATCH", `/preferences/${employee.id}`, {
+    property: "content_language",
+    value: "tr",
+  });
+  // German interface, Turkish content: the page in Turkish, marked as Turkish.
+  await openAs(page, employee, created.path);
+  await expectPageHeading(page, "Elleri yıkamak", false);
+  await expect(page.getByRole("heading", { level: 1 }).locator('[lang="tr"]')).toHaveText("Elleri yıkamak");
+  const article = page.getByRole("article");
+  await expect(article).toHaveAttribute("lang", "tr");
+  await expect(article).toContainText("Sabunla yıkayın");
+  await expectAccessible(page, "a wiki page in Turkish");
+
+  // The page's languages are offered by name; Arabic reads right to left.
+  await page.getByTestId("wiki-languages").click();
+  await page.getByRole("option", { name: /^العربية – Arabisch$/ }).click();
+  await expectPageHeading(page, "غسل اليدين");
+  await expect(article).toHaveAttribute("dir", "rtl");
+  expect(
+    await article
+      .locator("p")
+      .first()
+      .evaluate((el) => getComputedStyle(el).direction),
+  ).toBe("rtl");
+  await expectAccessible(page, "a wiki page in Arabic");
+  await expectNoSidewaysScroll(page, "a wiki page in Arabic");
+});
+
 test("a save that meets a newer version keeps the editor's text and can save over it", async ({ page }) => {
   const manager = await createUser(page.request, { roles: ["contentmanager"], name: "Clara" });
   const created = await createPage(page.request, manager);

@@ -1,4 +1,5 @@
 import {
+  contentLanguageTag,
   ErrorCode,
   type Language,
   languageTag,
@@ -28,6 +29,7 @@ import {
   pageView,
   readableLanguagesOf,
   readerTextIn,
+  readingLanguage,
 } from "./pages";
 
 /** POST /wiki/pages/{id}/confirm: the caller has read the released revision. */
@@ -36,7 +38,7 @@ export async function confirmPage(
   actor: Actor,
   id: number,
   revision: number,
-  asked: Language | undefined,
+  asked: string | undefined,
 ): Promise<WikiPage> {
   const page = await pageForRead(deps.db, actor, id);
   if (!confirmationAsked(actor, page)) {
@@ -47,7 +49,7 @@ export async function confirmPage(
   }
   // The language read: one the released revision has (a translation counts; German is binding).
   const content = (await loadRevision(deps.db, id, revision))?.content ?? {};
-  const lang = asked ?? readerTextIn(content, actor.language).lang;
+  const lang = asked ?? readerTextIn(content, await readingLanguage(deps.db, actor)).lang;
   if (!readableLanguagesOf(content).includes(lang)) {
     throw new AppError(
       ErrorCode.validation,
@@ -121,7 +123,7 @@ async function listing(db: Db, actor: Actor, id: number, asked: number | undefin
         state,
         revision: c?.revision ?? null,
         confirmed_at: c?.at.toISOString() ?? null,
-        lang: (c?.lang as Language | undefined) ?? null,
+        lang: c?.lang ?? null,
       };
     })
     .sort((a, b) => order[a.state] - order[b.state]);
@@ -299,7 +301,7 @@ export async function exportConfirmations(
       l.states[r.state],
       r.revision ?? "",
       when(r.confirmed_at),
-      r.lang ? (names.of(languageTag(r.lang)) ?? r.lang) : "",
+      r.lang ? (names.of(contentLanguageTag(r.lang)) ?? r.lang) : "",
     ]);
     row.getCell(4).fill = {
       type: "pattern",

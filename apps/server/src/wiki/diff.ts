@@ -1,4 +1,4 @@
-import { ErrorCode, type Language, type WikiDiff } from "@carecampus/contract";
+import { ErrorCode, type WikiDiff } from "@carecampus/contract";
 import { diffLines, diffWordsWithSpace } from "diff";
 import type { Actor } from "../access/policy";
 import type { Db } from "../db/client";
@@ -53,7 +53,7 @@ export async function diffRevisions(
   db: Db,
   actor: Actor,
   id: number,
-  query: { from: number; to: number; lang?: Language },
+  query: { from: number; to: number; lang?: string },
 ): Promise<WikiDiff> {
   await pageForEdit(db, actor, id);
   const [from, to] = await Promise.all([loadRevision(db, id, query.from), loadRevision(db, id, query.to)]);

@@ -14,6 +14,8 @@ import type { WikiText } from "../db/schema";
 import { splitTitle } from "../package-format/markdown";
 import { issues, readYaml } from "../package-format/yaml";
 
+/** A page's file: <page>.<language>.md, the language a two- or three-letter code (de, en, tr, …). */
+const PAGE_FILE = /^([a-z0-9][a-z0-9-]{0,62})\.([a-z]{2,3})\.md$/;
 /*
  * The wiki/ folder of a content package (content/FORMAT.md): the common pages of the handbook,
  * validated here with every other part of the package; wiki/import.ts writes them.
@@ -94,7 +96,15 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
       if (pageKeys.has(page.key)) problems.push(`${rel("pages.yaml")}: pages.${pagePosition}.key: duplicate page key`);
       pageKeys.add(page.key);
       const content: Record<string, WikiText> = {};
-      for (const lang of LANGUAGES) {
+      // The interface's languages, then any other content language a file is there for (issue 31).
+      const others = (fs.existsSync(base) ? fs.readdirSync(base) : [])
+        .map((f) => PAGE_FILE.exec(f))
+        .filter(
+          (m): m is RegExpExecArray => m?.[1] === page.key && !(LANGUAGES as readonly string[]).includes(m[2] ?? ""),
+        )
+        .map((m) => m[2] as string)
+        .sort();
+      for (const lang of [...LANGUAGES, ...others]) {
         const file = path.join(base, `${page.key}.${lang}.md`);
         if (!fs.existsSync(file)) {
           if (lang === DEFAULT_LANGUAGE) problems.push(`${rel(`${page.key}.de.md`)}: missing (German is required)`);
@@ -106,7 +116,14 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
       }
       const hash = crypto
         .createHash("sha256")
-        .update(JSON.stringify([page.requires_confirmation, LANGUAGES.map((l) => content[l as Language] ?? null)]))
+        .update(
+          JSON.stringify([
+            page.requires_confirmation,
+            LANGUAGES.map((l) => content[l as Language] ?? null),
+            // Only where there are any: a page in the interface's languages keeps the hash it had.
+            ...(others.length > 0 ? [others.map((l) => [l, content[l] ?? null])] : []),
+          ]),
+        )
         .digest("hex");
       pages.push({
         key: page.key,
@@ -119,9 +136,9 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
     // Every page file belongs to a listed page in a known language.
     for (const f of fs.existsSync(base) ? fs.readdirSync(base).sort() : []) {
       if (f === "pages.yaml") continue;
-      const m = /^([a-z0-9][a-z0-9-]{0,62})\.([a-z]{2})\.md$/.exec(f);
-      if (!m?.[1] || !m[2] || !(LANGUAGES as readonly string[]).includes(m[2])) {
-        problems.push(`${rel(f)}: not a page file (<page>.<de|en|fr|es|br>.md)`);
+      const m = PAGE_FILE.exec(f);
+      if (!m?.[1] || !m[2]) {
+        problems.push(`${rel(f)}: not a page file (<page>.<language>.md: de, en, fr, es, br, tr, pl, ar, …)`);
       } else if (!pageKeys.has(m[1])) {
         problems.push(`${rel(f)}: the page '${m[1]}' is not listed in pages.yaml`);
       }

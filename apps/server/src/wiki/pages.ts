@@ -1,7 +1,7 @@
 import {
   DEFAULT_LANGUAGE,
   ErrorCode,
-  type Language,
+  LANGUAGES,
   type WikiConfirmationState,
   type WikiPage,
   type WikiRevisionInfo,
@@ -17,7 +17,15 @@ import {
   ownedBy,
 } from "../access/policy";
 import type { Db, Tx } from "../db/client";
-import { facilities, type WikiText, wikiConfirmations, wikiPages, wikiRevisions, wikiTopics } from "../db/schema";
+import {
+  facilities,
+  preferences,
+  type WikiText,
+  wikiConfirmations,
+  wikiPages,
+  wikiRevisions,
+  wikiTopics,
+} from "../db/schema";
 import { AppError } from "../errors";
 import { renderWikiMarkdown } from "./render";
 import { isOutdated, readable, translationStatus } from "./translations";
@@ -78,17 +86,47 @@ export function maySeeConfirmations(actor: Actor, facilityId: number | null): bo
 }
 
 /** A revision's text in the language asked for, else German, else the first it has. */
-export function textIn(content: Record<string, WikiText>, lang: Language): { lang: Language; text: WikiText } {
-  for (const l of [lang, DEFAULT_LANGUAGE, ...Object.keys(content)]) {
+export function textIn(content: Record<string, WikiText>, lang: string): { lang: string; text: WikiText } {
+  for (const l of [lang, DEFAULT_LANGUAGE, ...languagesOf(content)]) {
     const text = content[l];
-    if (text) return { lang: l as Language, text };
+    if (text) return { lang: l, text };
   }
   return { lang: DEFAULT_LANGUAGE, text: { title: "", markdown: "" } };
 }
 
-/** The languages a revision has, German first. */
-export function languagesOf(content: Record<string, WikiText>): Language[] {
-  return (["de", "en", "fr", "es", "br"] as const).filter((l) => content[l] !== undefined);
+/** The languages a revision has: German first, then the interface's languages, then the other content languages. */
+export function languagesOf(content: Record<string, WikiText>): string[] {
+  const rank = (l: string) => {
+    const i = (LANGUAGES as readonly string[]).indexOf(l);
+    return i < 0 ? LANGUAGES.length : i;
+  };
+  return Object.keys(content)
+    .filter((l) => content[l] !== undefined)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * The language a reader reads the wiki in when the call names none (issue 31): the one they take
+ * trainings in (their preference), else their interface's.
+ */
+export async function readingLanguage(db: Db | Tx, actor: Actor): Promise<string> {
+  const [row] = await db
+    .select({ lang: preferences.contentLanguage })
+    .from(preferences)
+    .where(eq(preferences.userId, actor.id));
+  return row?.lang ?? actor.language;
+}
+
+/**
+ * 400 unless a page may be written in `lang` (issue 31): an interface language or one of the
+ * installation's content languages (CONTENT_LANGUAGES).
+ */
+export function assertWikiLanguage(lang: string, contentLanguages: readonly string[]): void {
+  if ((LANGUAGES as readonly string[]).includes(lang) || contentLanguages.includes(lang)) return;
+  throw new AppError(
+    ErrorCode.validation,
+    `lang: "${lang}" is neither a language of the interface nor a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,
+  );
 }
 
 /**
@@ -98,8 +136,8 @@ export function languagesOf(content: Record<string, WikiText>): Language[] {
  */
 export function readerTextIn(
   content: Record<string, WikiText>,
-  lang: Language,
-): { lang: Language; text: WikiText; fallback: "unpublished" | "outdated" | null } {
+  lang: string,
+): { lang: string; text: WikiText; fallback: "unpublished" | "outdated" | null } {
   if (readable(content, lang)) return { lang, text: content[lang] as WikiText, fallback: null };
   const shown = textIn(content, DEFAULT_LANGUAGE);
   const fallback = !content[lang] ? null : isOutdated(content, lang) ? "outdated" : "unpublished";
@@ -107,7 +145,7 @@ export function readerTextIn(
 }
 
 /** The languages a reader may read in a revision (German first). */
-export function readableLanguagesOf(content: Record<string, WikiText>): Language[] {
+export function readableLanguagesOf(content: Record<string, WikiText>): string[] {
   return languagesOf(content).filter((l) => readable(content, l));
 }
 
@@ -213,7 +251,7 @@ export async function pageView(
   db: Db | Tx,
   actor: Actor,
   page: PageRow,
-  options: { lang?: Language; draft?: boolean; inView?: number | null },
+  options: { lang?: string; draft?: boolean; inView?: number | null },
 ): Promise<WikiPage> {
   const [topic] = await db.select().from(wikiTopics).where(eq(wikiTopics.id, page.topicId));
   if (!topic) throw PAGE_NOT_FOUND();

@@ -8,7 +8,7 @@ import { consumeUpload } from "../security/limits";
 import { declaredLength, streamedBodies } from "../storage/upload";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
-import { assertMayEdit, facilityInView } from "./pages";
+import { assertMayEdit, assertWikiLanguage, facilityInView } from "./pages";
 import { searchWiki } from "./search";
 import {
   createPage,
@@ -35,10 +35,16 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
   route(app, endpoints.wikiTree, user, (request) => wikiTree(db, actorOf(request), request.query.facility));
   route(app, endpoints.wikiTopicCreate, user, (request) => createTopic(clock(), actorOf(request), request.body));
   route(app, endpoints.wikiPageGet, user, (request) => getPage(db, actorOf(request), request.params, request.query));
-  route(app, endpoints.wikiPageCreate, user, (request) => createPage(clock(), actorOf(request), request.body));
-  route(app, endpoints.wikiPageSave, user, (request) =>
-    savePage(clock(), actorOf(request), request.params.id, request.body),
-  );
+  // A page is written in an interface language or a content language of the installation.
+  const languages = app.deps.config.contentLanguages;
+  route(app, endpoints.wikiPageCreate, user, (request) => {
+    assertWikiLanguage(request.body.lang, languages);
+    return createPage(clock(), actorOf(request), request.body);
+  });
+  route(app, endpoints.wikiPageSave, user, (request) => {
+    assertWikiLanguage(request.body.lang, languages);
+    return savePage(clock(), actorOf(request), request.params.id, request.body);
+  });
   route(app, endpoints.wikiPageDelete, user, async (request) => {
     await retirePage(clock(), actorOf(request), request.params.id);
     return { ok: true as const };

@@ -1,7 +1,6 @@
 import { Readable } from "node:stream";
 import {
   ErrorCode,
-  type Language,
   personName,
   SOURCE_LANGUAGE,
   WIKI_IMAGE_MAX_BYTES,
@@ -44,6 +43,7 @@ import {
   pageForEdit,
   pageView,
   readableLanguagesOf,
+  readingLanguage,
   revisionInfo,
   STALE,
   textIn,
@@ -54,14 +54,46 @@ import { readableTitleSql, savedContent, translationStatus } from "./translation
 /** Recently released pages on /wiki. */
 const RECENT = 8;
 
-/** The text-search configuration of each language (`br` is Brazilian Portuguese). */
-export const SEARCH_CONFIG: Record<Language, string> = {
+/**
+ * The text-search configuration of each language PostgreSQL stems (`br` is Brazilian Portuguese);
+ * any other content language is searched word by word ('simple').
+ */
+const SEARCH_CONFIGS: Record<string, string> = {
   de: "german",
   en: "english",
   fr: "french",
   es: "spanish",
   br: "portuguese",
+  pt: "portuguese",
+  tr: "turkish",
+  it: "italian",
+  nl: "dutch",
+  ru: "russian",
+  ro: "romanian",
+  ar: "arabic",
+  el: "greek",
+  hu: "hungarian",
+  sv: "swedish",
+  da: "danish",
+  fi: "finnish",
+  no: "norwegian",
+  nb: "norwegian",
+  lt: "lithuanian",
+  sr: "serbian",
+  id: "indonesian",
+  ga: "irish",
+  hy: "armenian",
+  eu: "basque",
+  ca: "catalan",
+  hi: "hindi",
+  ne: "nepali",
+  ta: "tamil",
+  yi: "yiddish",
 };
+
+export function searchConfig(lang: string): string {
+  return SEARCH_CONFIGS[lang] ?? "simple";
+}
 
 /** The page's search rows: its released revision in every language it has; none once retired or unreleased. */
 export async function reindexPage(tx: Db | Tx, pageId: number): Promise<void> {
@@ -74,7 +106,7 @@ export async function reindexPage(tx: Db | Tx, pageId: number): Promise<void> {
   for (const lang of readableLanguagesOf(revision.content)) {
     const text = revision.content[lang];
     if (!text) continue;
-    const config = SEARCH_CONFIG[lang];
+    const config = searchConfig(lang);
     const body = wikiPlainText(text.markdown);
     await tx.insert(wikiSearch).values({
       pageId,
@@ -102,7 +134,7 @@ export async function wikiTree(db: Db, actor: Actor, asked: number | undefined):
       ),
     )
     .orderBy(sql`${wikiTopics.facilityId} nulls first`, asc(wikiTopics.position), asc(wikiTopics.title));
-  const lang = actor.language;
+  const lang = await readingLanguage(db, actor);
   const pages = await db
     .select({
       page: wikiPages,
@@ -236,7 +268,8 @@ export async function getPage(
 ): Promise<WikiPage> {
   const inView = await facilityInView(db, actor, query.facility);
   const { page } = await findVisiblePage(db, actor, place, inView);
-  return pageView(db, actor, page, { lang: query.lang, draft: query.draft === "true", inView });
+  const lang = query.lang ?? (await readingLanguage(db, actor));
+  return pageView(db, actor, page, { lang, draft: query.draft === "true", inView });
 }
 
 /** POST /wiki/pages: a draft, revision 1. */
@@ -530,7 +563,7 @@ export async function getRevision(
   actor: Actor,
   id: number,
   number: number,
-  lang: Language | undefined,
+  lang: string | undefined,
 ): Promise<WikiRevision> {
   await pageForEdit(db, actor, id);
   const row = await loadRevision(db, id, number);

@@ -90,7 +90,8 @@ const tree = (token: string, query = "") => ok<WikiTree>("GET", token, `/wiki${q
 const page = (token: string, path: string, query = "") => ok<WikiPage>("GET", token, `/wiki/page/${path}${query}`);
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  // Wiki pages may also be written in content languages the interface does not speak (issue 31).
+  ctx = await createTestApp({ env: { CONTENT_LANGUAGES: "en,fr,es,br,tr,ar" } });
   cast = await createCast(ctx);
   await importPackage(ctx.deps.database.db, loadPackage(wikiFixture()), ctx.clock.now);
 });
@@ -597,6 +598,50 @@ describe("a wiki translation's status (issue 31)", () => {
     await release();
     expect(await read()).toMatchObject({ lang: "en", fallback: null });
     expect(await treeTitle()).toBe("Airing rooms");
+  });
+});
+
+describe("wiki pages in content languages beyond the interface's (issue 31)", () => {
+  it("are written in a content language, read in the reader's chosen language by default, searched in it; others are refused", async () => {
+    const cm = cast.tokens.contentmanager;
+    const created = await ok<WikiPage>("POST", cm, "/wiki/pages", {
+      topic: "uebersetzt",
+      slug: "haende-waschen",
+      title: "Hände waschen",
+      markdown: "Mit Seife waschen, gründlich abspülen.",
+    });
+    const put = (lang: string, title: string, markdown: string, version: number) =>
+      call("PUT", cm, `/wiki/pages/${created.id}`, { version, lang, title, markdown, status: "published" });
+    // Not a language of the interface nor a content language here: refused, nothing saved.
+    await failsWith(400, ErrorCode.validation, "PUT", cm, `/wiki/pages/${created.id}`, {
+      version: created.version,
+      lang: "pl",
+      title: "Mycie rąk",
+      markdown: "Myć mydłem.",
+    });
+    const tr = await put("tr", "Elleri yıkamak", "Sabunla yıkayın, iyice durulayın.", created.version);
+    expect(tr.statusCode, tr.body).toBe(200);
+    const ar = await put("ar", "غسل اليدين", "اغسل يديك بالصابون.", tr.json().version);
+    expect(ar.json()).toMatchObject({ languages: ["de", "ar", "tr"] });
+    await ok("POST", cm, `/wiki/pages/${created.id}/release`, { version: ar.json().version });
+
+    // A reader who takes trainings in Turkish reads it in Turkish without asking, the tree too.
+    const readerUser = await createUser(ctx, ["employee"], cast.facilityA.id);
+    const reader = await login(ctx, readerUser.login);
+    await ok("PATCH", reader, `/preferences/${readerUser.id}`, { property: "content_language", value: "tr" });
+    expect(await page(reader, "uebersetzt/haende-waschen")).toMatchObject({
+      lang: "tr",
+      title: "Elleri yıkamak",
+      languages: ["de", "ar", "tr"],
+    });
+    const tree = await ok<WikiTree>("GET", reader, "/wiki");
+    const listed = tree.topics.find((t) => t.key === "uebersetzt")?.pages.find((p) => p.slug === "haende-waschen");
+    expect(listed?.title).toBe("Elleri yıkamak");
+    // Asked for another, it is shown in that one.
+    expect((await page(reader, "uebersetzt/haende-waschen", "?lang=ar")).title).toBe("غسل اليدين");
+    // Searched in Turkish (PostgreSQL's Turkish configuration): a stem finds it.
+    const hits = await ok<WikiSearchResult>("GET", reader, "/wiki/search?q=sabunla&lang=tr");
+    expect(hits.hits.map((h) => h.title)).toContain("Elleri yıkamak");
   });
 });
 

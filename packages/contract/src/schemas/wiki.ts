@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { TRANSLATION_STATUSES } from "../rules/translations";
-import { Language } from "../settings";
+import { CONTENT_LANGUAGE_PATTERN, TRANSLATION_STATUSES } from "../rules/translations";
 import { Id, RequiredText, Str, Text } from "./common";
 
 /*
@@ -24,7 +23,11 @@ export const WIKI_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const WIKI_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 export const WIKI_SEARCH_MAX_QUERY = 200;
 
-export const WikiLanguage = Language;
+/**
+ * A wiki page's language (issue 31): an interface language or a content language of the
+ * installation (CONTENT_LANGUAGES: tr, pl, ar, …); the server refuses a write in any other.
+ */
+export const WikiLanguage = z.string().regex(CONTENT_LANGUAGE_PATTERN, "a language code such as de, en, tr");
 
 /** ?facility= : whose facility pages a user without one facility (Super-Admin, superchris) sees or edits. */
 export const WikiScopeQuery = z.object({ facility: Id.optional() }).strict();

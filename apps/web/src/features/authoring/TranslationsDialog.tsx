@@ -17,7 +17,6 @@ import {
   Modal,
   NativeSelect,
   Paper,
-  SegmentedControl,
   SimpleGrid,
   Skeleton,
   Stack,

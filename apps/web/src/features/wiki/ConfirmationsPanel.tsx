@@ -5,13 +5,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { authedUrl, call, freshLink, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
+import { wikiLanguageName } from "./languages";
 import { ConfirmationBadge } from "./PageBadges";
 import { useWikiConfirmations } from "./queries";
 import classes from "./wiki.module.css";
 
 /** Staff: who in the facility confirmed the released version, who only an earlier one, who none. */
 export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facility: number | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const zone = settings["time-zone"];
   const list = useWikiConfirmations(page.id, facility, true);
   const data = list.data;
@@ -119,7 +120,7 @@ export function ConfirmationsPanel({ page, facility }: { page: WikiPage; facilit
                           : "–"}
                         {r.lang && r.lang !== "de" && (
                           <Text span size="sm" c="dimmed" display="block">
-                            {t("wiki.confirmations.readIn", { language: t(`wiki.languages.${r.lang}`) })}
+                            {t("wiki.confirmations.readIn", { language: wikiLanguageName(t, r.lang, i18n.language) })}
                           </Text>
                         )}
                       </Table.Td>

@@ -1,4 +1,4 @@
-import { api, type Language, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
+import { api, WIKI_SLUG, WIKI_TITLE_MAX, type WikiTree } from "@carecampus/contract";
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ApiError, call, showError, showSuccess } from "../../api/client";
 import { configuredLanguages } from "../../i18n";
+import { useWikiLanguages, wikiLanguageName } from "./languages";
 import { refreshWiki } from "./queries";
 import { slugify, wikiPath } from "./scope";
 
@@ -51,7 +52,7 @@ interface NewEntryValues {
   title: string;
   slug: string;
   topic: string | null;
-  lang: Language;
+  lang: string;
   requiresConfirmation: boolean;
 }
 
@@ -167,8 +168,8 @@ interface ModalProps {
 }
 
 /** A new page starts in the language the app is shown in, if pages are written in it; else German. */
-const startLanguage = (shown: string): Language =>
-  configuredLanguages.includes(shown as Language) ? (shown as Language) : "de";
+const startLanguage = (shown: string): string =>
+  (configuredLanguages as readonly string[]).includes(shown) ? shown : "de";
 
 export function NewTopicModal({ opened, onClose, tree }: ModalProps) {
   const { t, i18n } = useTranslation();
@@ -225,6 +226,7 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
     lang: startLanguage(i18n.language),
   });
   const { form, values: v } = entry;
+  const languages = useWikiLanguages();
   // A common page belongs in a common topic; a facility's page may go in either.
   const topics = tree.topics.filter((tp) => v.scope === "facility" || tp.facility_id === null);
   const chosenTopic = topics.some((tp) => tp.key === v.topic) ? v.topic : null;
@@ -277,12 +279,12 @@ export function NewPageModal({ opened, onClose, tree, topic: presetTopic }: Moda
         nothingFoundMessage={t("wiki.new.noTopics")}
       />
       {entry.fields(`/wiki/${chosenTopic ?? "…"}`)}
-      {configuredLanguages.length > 1 && (
+      {languages.length > 1 && (
         <Select
           label={t("wiki.editor.language")}
-          data={configuredLanguages.map((l) => ({ value: l, label: t(`wiki.languages.${l}`) }))}
+          data={languages.map((l) => ({ value: l, label: wikiLanguageName(t, l, i18n.language) }))}
           value={v.lang}
-          onChange={(lang) => lang && form.setFieldValue("lang", lang as Language)}
+          onChange={(lang) => lang && form.setFieldValue("lang", lang)}
           allowDeselect={false}
         />
       )}

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, call, showError } from "../../api/client";
 import { settings } from "../../app/settings";
+import { wikiLanguageName } from "./languages";
 import { refreshWiki } from "./queries";
 import classes from "./wiki.module.css";
 
@@ -14,7 +15,7 @@ import classes from "./wiki.module.css";
  * its released revision, and the confirmed state (with its date) after it; focus moves there.
  */
 export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConfirmed: (page: WikiPage) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const zone = settings["time-zone"];
   const queryClient = useQueryClient();
   const [stale, setStale] = useState(false);
@@ -88,7 +89,7 @@ export function ReadConfirmation({ page, onConfirmed }: { page: WikiPage; onConf
         </Text>
         {page.lang !== "de" && (
           <Text size="sm" data-testid="wiki-confirm-binding">
-            {t("wiki.confirm.binding", { language: t(`wiki.languages.${page.lang}`) })}
+            {t("wiki.confirm.binding", { language: wikiLanguageName(t, page.lang, i18n.language) })}
           </Text>
         )}
         {stale && (

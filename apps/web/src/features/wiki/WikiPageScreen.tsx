@@ -1,4 +1,12 @@
-import { api, formatDate, type Language, seesAllFacilities, type WikiPage } from "@carecampus/contract";
+import {
+  api,
+  CONTENT_LANGUAGE_PATTERN,
+  contentLanguageTag,
+  formatDate,
+  isRightToLeft,
+  seesAllFacilities,
+  type WikiPage,
+} from "@carecampus/contract";
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Paper, Select, Skeleton, Stack, Text } from "@mantine/core";
 import { IconEye, IconHistory, IconPencil, IconPrinter, IconRocket, IconTrash } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -8,6 +16,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ContentName } from "../../components/ContentName";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
 import { useFacilityParam } from "../../components/FacilityScope";
 import { NotFoundPage } from "../../components/NotFoundPage";
@@ -16,6 +25,7 @@ import { useFacilities } from "../../queries/admin";
 import { useRequiredSession } from "../../session/store";
 import { ConfirmationsPanel } from "./ConfirmationsPanel";
 import { HistoryModal } from "./HistoryModal";
+import { wikiLanguageName } from "./languages";
 import { refreshWiki, useWikiPage, wikiKeys } from "./queries";
 import { ReadConfirmation } from "./ReadConfirmation";
 import { wikiPath } from "./scope";
@@ -24,8 +34,6 @@ import classes from "./wiki.module.css";
 
 // Admin mode's editor (TipTap) loads only when it opens: learners never download it.
 const WikiEditor = lazy(() => import("./editor/WikiEditor"));
-
-const LANGUAGES: readonly Language[] = ["de", "en", "fr", "es", "br"];
 
 /** /wiki/{topic}/{page}, keyed by the address: another page starts with fresh state (dialogs, editor). */
 export default function WikiPageRoute() {
@@ -45,8 +53,10 @@ function WikiPageScreen() {
   const slug = params.subtopic ?? "";
   const [search, setSearch] = useSearchParams();
   const [facility] = useFacilityParam();
-  const askedLang = search.get("lang") as Language | null;
-  const lang: Language = askedLang && LANGUAGES.includes(askedLang) ? askedLang : (i18n.language as Language);
+  // A language code in the address; else the language the reader takes trainings in, else the interface's.
+  const asked = search.get("lang");
+  const askedLang = asked && CONTENT_LANGUAGE_PATTERN.test(asked) ? asked : null;
+  const lang = askedLang ?? user.content_language ?? i18n.language;
   const draft = search.get("draft") === "true";
   const editing = search.get("edit") === "1";
   const address = { topic, slug, lang, draft, facility };
@@ -116,7 +126,7 @@ function WikiPageScreen() {
   return (
     <div data-wiki-print data-testid="wiki-page" data-page-id={page.id}>
       <div className={classes.header}>
-        <PageHeader title={page.title} headingRef={heading} />
+        <PageHeader title={<ContentName name={page.title} lang={page.lang} />} headingRef={heading} />
       </div>
       <Stack gap="md">
         <Breadcrumbs separator="›" className={classes.noPrint} aria-label={t("wiki.breadcrumbs")}>
@@ -169,7 +179,7 @@ function WikiPageScreen() {
               label={t("wiki.language")}
               value={page.lang}
               onChange={(v) => v && setParams({ lang: v })}
-              data={page.languages.map((l) => ({ value: l, label: t(`wiki.languages.${l}`) }))}
+              data={page.languages.map((l) => ({ value: l, label: wikiLanguageName(t, l, i18n.language) }))}
               allowDeselect={false}
               w={220}
               data-testid="wiki-languages"
@@ -185,8 +195,8 @@ function WikiPageScreen() {
         {page.lang !== lang && (
           <Alert color="gray" variant="light" className={classes.noPrint} data-testid="wiki-language-note">
             {page.fallback
-              ? t(`wiki.fallback.${page.fallback}`, { language: t(`wiki.languages.${lang}`) })
-              : t("wiki.notInLanguage", { language: t(`wiki.languages.${lang}`) })}
+              ? t(`wiki.fallback.${page.fallback}`, { language: wikiLanguageName(t, lang, i18n.language) })
+              : t("wiki.notInLanguage", { language: wikiLanguageName(t, lang, i18n.language) })}
           </Alert>
         )}
 
@@ -241,7 +251,7 @@ function WikiPageScreen() {
             <WikiEditor
               page={page}
               facility={facility}
-              lang={askedLang && LANGUAGES.includes(askedLang) ? askedLang : undefined}
+              lang={askedLang ?? undefined}
               onCancel={() => setParams({ edit: null })}
               onSaved={(saved) => {
                 show(saved, true);
@@ -252,7 +262,13 @@ function WikiPageScreen() {
           </Suspense>
         ) : (
           <>
-            <Paper withBorder p={{ base: "sm", sm: "lg" }} component="article">
+            <Paper
+              withBorder
+              p={{ base: "sm", sm: "lg" }}
+              component="article"
+              lang={contentLanguageTag(page.lang)}
+              dir={isRightToLeft(page.lang) ? "rtl" : undefined}
+            >
               {page.html.trim() === "" ? (
                 <Text c="dimmed">{t("wiki.emptyPage")}</Text>
               ) : (

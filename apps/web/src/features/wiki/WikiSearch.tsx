@@ -1,10 +1,10 @@
-import type { Language } from "@carecampus/contract";
 import { Anchor, Loader, Paper, Stack, Text, TextInput, VisuallyHidden } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { IconSearch } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useRequiredSession } from "../../session/store";
 import { useWikiSearch } from "./queries";
 import { wikiPath } from "./scope";
 import { snippetParts } from "./snippet";
@@ -15,7 +15,9 @@ export function WikiSearch({ facility }: { facility: number | null }) {
   const { t, i18n } = useTranslation();
   const [input, setInput] = useState("");
   const [debounced] = useDebouncedValue(input.trim(), 300);
-  const search = useWikiSearch(debounced, i18n.language as Language, facility);
+  // The language the reader reads the wiki in: the one they take trainings in, else the interface's.
+  const lang = useRequiredSession().user.content_language ?? i18n.language;
+  const search = useWikiSearch(debounced, lang, facility);
   const active = debounced.length >= 2;
   const hits = search.data?.hits ?? [];
   return (

@@ -1,4 +1,4 @@
-import { api, type Language, type WikiPage } from "@carecampus/contract";
+import { api, type WikiPage } from "@carecampus/contract";
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { ApiError, call } from "../../api/client";
 
@@ -23,7 +23,7 @@ export const useWikiTree = (facility: number | null) =>
 export interface PageAddress {
   topic: string;
   slug: string;
-  lang: Language;
+  lang: string;
   draft: boolean;
   facility: number | null;
 }
@@ -44,7 +44,7 @@ export const useWikiPage = (a: PageAddress) =>
     retry: (count, error) => !(error instanceof ApiError && error.status > 0 && error.status < 500) && count < 2,
   });
 
-export const useWikiSearch = (q: string, lang: Language, facility: number | null) =>
+export const useWikiSearch = (q: string, lang: string, facility: number | null) =>
   useQuery({
     queryKey: wikiKeys.search(q, lang, facility),
     queryFn: ({ signal }) => call(api.wikiSearch, { query: { q, lang, facility: facility ?? undefined }, signal }),
@@ -59,14 +59,14 @@ export const useWikiRevisions = (id: number, enabled: boolean) =>
     enabled,
   });
 
-export const useWikiRevision = (id: number, number: number | null, lang: Language) =>
+export const useWikiRevision = (id: number, number: number | null, lang: string) =>
   useQuery({
     queryKey: wikiKeys.revision(id, number ?? 0, lang),
     queryFn: () => call(api.wikiRevision, { params: { id, number: number ?? 0 }, query: { lang } }),
     enabled: number !== null,
   });
 
-export const useWikiDiff = (id: number, range: { from: number; to: number } | null, lang: Language) =>
+export const useWikiDiff = (id: number, range: { from: number; to: number } | null, lang: string) =>
   useQuery({
     queryKey: wikiKeys.diff(id, range?.from ?? 0, range?.to ?? 0, lang),
     queryFn: () => call(api.wikiDiff, { params: { id }, query: { from: range?.from ?? 0, to: range?.to ?? 0, lang } }),

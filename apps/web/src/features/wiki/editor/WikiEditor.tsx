@@ -1,7 +1,8 @@
 import {
   api,
+  contentLanguageTag,
   ErrorCode,
-  type Language,
+  isRightToLeft,
   SOURCE_LANGUAGE,
   type TranslationStatus,
   WIKI_SUMMARY_MAX,
@@ -37,7 +38,7 @@ import { ApiError, authedHref, call, showError, showSuccess } from "../../../api
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import safe from "../../../components/SafeHtml.module.css";
 import { TranslationStatusControl } from "../../../components/TranslationStatus";
-import { configuredLanguages } from "../../../i18n";
+import { useWikiLanguages, wikiLanguageName } from "../languages";
 import { fetchWikiPage } from "../queries";
 import { wikiPath } from "../scope";
 import { WikiHtml } from "../WikiHtml";
@@ -51,20 +52,22 @@ export interface WikiEditorProps {
   page: WikiPage;
   facility: number | null;
   /** The language to edit first (the address's); else the one the page shows. */
-  lang?: Language;
+  lang?: string;
   onCancel: () => void;
   onSaved: (page: WikiPage) => void;
 }
 
 interface Loaded {
   version: number;
-  lang: Language;
+  lang: string;
   /** The page had no text in `lang` yet: the German one is offered as a start. */
   newTranslation: boolean;
   /** A translation (issue 31): its status and whether the German changed since; null for German. */
   translation: { status: TranslationStatus; outdated: boolean } | null;
   /** A translation's German original, shown beside the editor (binding, read only). */
   german: { title: string; html: string } | null;
+  /** The languages the newest revision has. */
+  languages: string[];
 }
 
 /**
@@ -78,6 +81,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
   const contentId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const languages = useWikiLanguages();
   const form = useForm({
     mode: "controlled",
     initialValues: {
@@ -134,7 +138,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
   });
 
   /** The newest revision in `lang` (the server answers German where the page lacks it). */
-  const load = async (lang: Language) => {
+  const load = async (lang: string) => {
     const newest = await fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility });
     const newTranslation = newest.lang !== lang;
     const written = newest.translations.find((x) => x.lang === lang);
@@ -154,7 +158,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
             });
     const german =
       original && original.lang === SOURCE_LANGUAGE ? { title: original.title, html: original.html } : null;
-    setLoaded({ version: newest.version, lang, newTranslation, translation, german });
+    setLoaded({ version: newest.version, lang, newTranslation, translation, german, languages: newest.languages });
     form.setValues({
       title: newest.title,
       requiresConfirmation: newest.requires_confirmation,
@@ -181,7 +185,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
   }, [editor, ready]);
 
   const save = useMutation({
-    mutationFn: ({ version, lang }: { version: number; lang: Language }) => {
+    mutationFn: ({ version, lang }: { version: number; lang: string }) => {
       const v = form.getValues();
       return call(api.wikiPageSave, {
         params: { id: page.id },
@@ -217,7 +221,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
   });
   const busy = save.isPending;
 
-  const switchLanguage = async (lang: Language) => {
+  const switchLanguage = async (lang: string) => {
     try {
       await load(lang);
     } catch (err) {
@@ -251,18 +255,20 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
                 maxLength={WIKI_TITLE_MAX}
                 required
                 style={{ flex: 1 }}
+                lang={contentLanguageTag(loaded.lang)}
+                dir={isRightToLeft(loaded.lang) ? "rtl" : undefined}
               />
-              {configuredLanguages.length > 1 && (
+              {languages.length > 1 && (
                 <Select
                   label={t("wiki.editor.language")}
-                  data={configuredLanguages.map((l) => ({
+                  data={languages.map((l) => ({
                     value: l,
-                    label: page.languages.includes(l)
-                      ? t(`wiki.languages.${l}`)
-                      : t("wiki.editor.newLanguage", { language: t(`wiki.languages.${l}`) }),
+                    label: loaded.languages.includes(l)
+                      ? wikiLanguageName(t, l, i18n.language)
+                      : t("wiki.editor.newLanguage", { language: wikiLanguageName(t, l, i18n.language) }),
                   }))}
                   value={loaded.lang}
-                  onChange={(v) => v && v !== loaded.lang && void switchLanguage(v as Language)}
+                  onChange={(v) => v && v !== loaded.lang && void switchLanguage(v)}
                   allowDeselect={false}
                   disabled={dirty}
                   description={dirty ? t("wiki.editor.languageLocked") : undefined}
@@ -272,7 +278,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
             </Flex>
             {loaded.newTranslation && (
               <Alert color="blue" variant="light" data-testid="wiki-new-translation">
-                {t("wiki.editor.newTranslation", { language: t(`wiki.languages.${loaded.lang}`) })}
+                {t("wiki.editor.newTranslation", { language: wikiLanguageName(t, loaded.lang, i18n.language) })}
               </Alert>
             )}
             {loaded.translation?.outdated && (
@@ -323,7 +329,12 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
                   onImage={() => setDialog("image")}
                 />
               )}
-              <EditorContent editor={editor} />
+              <div
+                lang={loaded ? contentLanguageTag(loaded.lang) : undefined}
+                dir={loaded && isRightToLeft(loaded.lang) ? "rtl" : undefined}
+              >
+                <EditorContent editor={editor} />
+              </div>
             </div>
           </div>
         </SimpleGrid>
