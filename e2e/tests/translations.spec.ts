@@ -189,6 +189,10 @@ test("a content manager writes a question's translation beside the German origin
   const questionField = dialog.getByRole("textbox", { name: text("de", "authoring.questionText") });
   await expect(questionField).toBeFocused();
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  // Each field carries the translation's language; the labels and buttons keep the interface's.
+  await expect(questionField).toHaveAttribute("lang", "tr");
+  await expect(dialog.getByTestId("explanation-editor")).toHaveAttribute("lang", "tr");
+  expect(await questionField.evaluate((el) => el.closest("[lang]:not(textarea)")?.getAttribute("lang"))).not.toBe("tr");
   const turkish = TRANSLATED.tr;
   await questionField.fill(turkish.text);
   for (const [i, answer] of turkish.answers.entries()) {
@@ -320,7 +324,7 @@ test("a content manager translates the training's name in place, downloads its X
   await expect(title.locator('[lang="tr"]')).toHaveText(TURKISH_NAME);
 });
 
-test("a content manager asks the machine for a suggestion, which learners do not see until published @phone", async ({
+test("a content manager asks the machine for a suggestion beside what they typed, which learners do not see until published @phone", async ({
   page,
 }) => {
   const { cm, qn, question } = await germanQuestion(page.request);
@@ -330,10 +334,12 @@ test("a content manager asks the machine for a suggestion, which learners do not
   const questionField = dialog.getByRole("textbox", { name: text("de", "authoring.questionText") });
   await expect(questionField).toBeFocused();
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
+  // A new translation, half typed and not saved: the machine fills only the rest and keeps this.
+  await questionField.fill(TRANSLATED.tr.text);
   await dialog.getByRole("button", { name: exactly("de", "authoring.translations.suggest") }).click();
   // The test peer's "translation": the language in brackets before the German.
-  await expect(page.getByText(text("de", "authoring.translations.suggested", { count: 4 }))).toBeVisible();
-  await expect(questionField).toHaveValue(`[tr] ${GERMAN}`);
+  await expect(page.getByText(text("de", "authoring.translations.suggested", { count: 3 }))).toBeVisible();
+  await expect(questionField).toHaveValue(TRANSLATED.tr.text);
   await expect(questionField).toBeFocused();
   await expect(dialog.getByRole("textbox", { name: text("de", "authoring.answerN", { n: 1 }) })).toHaveValue(
     "[tr] Mindestens 30 Sekunden",

@@ -41,7 +41,7 @@ afterAll(async () => {
 describe("a machine's translation suggestion", () => {
   it("fills every empty field as `machine`, which learners never see", async () => {
     const res = await suggest(cast.tokens.administrator);
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.filled).toEqual([
       "text",
@@ -134,6 +134,33 @@ describe("a machine's translation suggestion", () => {
       await call(cast.tokens.administrator, "GET", `/authoring/questions/${questionId}/translations`)
     ).json();
     expect(listed.translations.map((t: { lang: string }) => t.lang)).toEqual(["tr"]);
+  });
+
+  it("keeps what the editor holds unsaved — a new translation half typed — and fills only the rest", async () => {
+    const admin = cast.tokens.administrator;
+    const live = (await call(admin, "GET", `/authoring/questionnaires/${qn}`)).json().questions[0].answers as {
+      id: number;
+    }[];
+    const [first, ...rest] = live;
+    const res = await call(admin, "POST", `/authoring/questions/${questionId}/translations/en/suggest`, {
+      text: "How long do you rub your hands?",
+      answers: [{ id: first?.id, text: "30 seconds" }, ...rest.map((a) => ({ id: a.id, text: "" }))],
+      explanation: "",
+      hint: "",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().filled).toEqual([...rest.map((a) => `a${a.id}`), "explanation", "hint"]);
+    const en = res.json().translations.find((t: { lang: string }) => t.lang === "en");
+    expect(en).toMatchObject({ status: "machine", outdated: false, text: "How long do you rub your hands?" });
+    expect(en.answers.find((a: { id: number }) => a.id === first?.id)?.text).toBe("30 seconds");
+    expect(en.answers.filter((a: { text: string }) => a.text.startsWith("[en] "))).toHaveLength(rest.length);
+    // A draft's text too long is refused before the service is asked.
+    const before = peer.received.length;
+    const long = await call(admin, "POST", `/authoring/questions/${questionId}/translations/en/suggest`, {
+      text: "x".repeat(5000),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(peer.received.length).toBe(before);
   });
 
   it("is for those who may edit the question, into a content language", async () => {

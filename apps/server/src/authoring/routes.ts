@@ -121,6 +121,7 @@ export async function authoringRoutes(app: FastifyInstance): Promise<void> {
       request.params.lang,
       app.deps.config.contentLanguages,
       translator,
+      request.body ?? undefined,
     ),
   );
   route(app, endpoints.authoringQuestionDelete, user, (request) =>

@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  type QuestionTranslationDraft,
   type QuestionTranslationSuggestion,
   type QuestionTranslations,
   QuestionTranslationWrite,
@@ -147,6 +148,43 @@ export async function saveQuestionTranslation(
   );
 }
 
+type StoredTranslation = typeof questionTranslations.$inferSelect;
+
+/** The saved translation with the draft's non-empty fields over it (a new one: the draft's alone). */
+function withDraft(row: StoredTranslation | undefined, draft: QuestionTranslationDraft): StoredTranslation | undefined {
+  const given = (s: string | null | undefined) => (s ?? "").trim() !== "";
+  const answers = draft.answers ?? [];
+  if (
+    !row &&
+    !given(draft.text) &&
+    !given(draft.explanation) &&
+    !given(draft.hint) &&
+    !answers.some((a) => given(a.text))
+  )
+    return undefined;
+  const base = row ?? {
+    text: "",
+    answers: [],
+    explanation: "",
+    hint: null,
+    status: "draft",
+    sourceHash: "",
+    updatedAt: new Date(0),
+    updatedBy: null,
+    questionId: 0,
+    lang: "",
+  };
+  const byId = new Map(base.answers.map((a) => [a.id, a.text]));
+  for (const a of answers) if (given(a.text)) byId.set(a.id, a.text.trim());
+  return {
+    ...base,
+    text: given(draft.text) ? (draft.text as string).trim() : base.text,
+    answers: [...byId].map(([id, text]) => ({ id, text })),
+    explanation: given(draft.explanation) ? sanitizeExplanation(draft.explanation as string) : base.explanation,
+    hint: given(draft.hint) ? (draft.hint as string).trim() : base.hint,
+  };
+}
+
 /** A translation's fields as stored, by the segment ids of the translation files: text, a<id>, explanation, hint. */
 function emptyFields(
   source: Awaited<ReturnType<typeof german>>,
@@ -175,6 +213,7 @@ export async function suggestQuestionTranslation(
   lang: string,
   contentLanguages: string[],
   translator: MachineTranslator | null,
+  draft: QuestionTranslationDraft = {},
 ): Promise<QuestionTranslationSuggestion> {
   assertContentLanguage(lang, contentLanguages);
   const { questionnaireId } = await questionnaireOf(clock.db, questionId);
@@ -185,13 +224,17 @@ export async function suggestQuestionTranslation(
       "No machine translation is configured for this installation (MACHINE_TRANSLATION_URL)",
     );
   }
+  // The translation as the editor holds it: the saved one, with what the draft gives over it.
   const stored = async (db: Db | Tx) =>
-    (
-      await db
-        .select()
-        .from(questionTranslations)
-        .where(and(eq(questionTranslations.questionId, questionId), eq(questionTranslations.lang, lang)))
-    )[0];
+    withDraft(
+      (
+        await db
+          .select()
+          .from(questionTranslations)
+          .where(and(eq(questionTranslations.questionId, questionId), eq(questionTranslations.lang, lang)))
+      )[0],
+      draft,
+    );
   const source = await german(clock.db, questionId);
   const empty = emptyFields(source, await stored(clock.db));
   if (empty.length === 0) return { filled: [], ...(await listed(clock.db, questionId, contentLanguages)) };
@@ -234,7 +277,7 @@ export async function suggestQuestionTranslation(
         hint: source.hint === null ? null : take("hint", row?.hint) || null,
         status: "machine" as const,
         // A translation of an earlier German stays marked so: its texts a person wrote were not revised.
-        sourceHash: row ? row.sourceHash : sourceHash(source),
+        sourceHash: row?.sourceHash || sourceHash(source),
         updatedAt: clock.now(),
         updatedBy: actor.id,
       };

@@ -13,6 +13,7 @@ import {
   QuestionnaireCreate,
   QuestionnairePatch,
   QuestionSaved,
+  QuestionTranslationDraft,
   QuestionTranslationParams,
   QuestionTranslationSuggestion,
   QuestionTranslations,
@@ -146,11 +147,12 @@ export const authoringEndpoints = {
     method: "POST",
     path: "/authoring/questions/:id/translations/:lang/suggest",
     params: QuestionTranslationParams,
+    body: QuestionTranslationDraft.nullish(),
     response: QuestionTranslationSuggestion,
     errors: [...WRITES, 502],
     tags: ["authoring"],
     description:
-      "A machine's suggestion for a question's translation, from the service the installation names (MACHINE_TRANSLATION_URL, LibreTranslate's protocol): only the fields still empty are filled, from the German as it is now, and the translation gets the status `machine`, which learners never see until a person reviewed and published it. `filled` names the fields it filled (none when none was empty). Without a service 409 (1110); the service failing 502 (1111).",
+      "A machine's suggestion for a question's translation, from the service the installation names (MACHINE_TRANSLATION_URL, LibreTranslate's protocol): only the fields still empty are filled — in the translation saved, or in the editor's unsaved draft sent as the body (what it holds is kept and saved with the suggestion) — from the German as it is now, and the translation gets the status `machine`, which learners never see until a person reviewed and published it. `filled` names the fields it filled (none when none was empty). Without a service 409 (1110); the service failing 502 (1111).",
   },
   authoringTrainingNames: {
     method: "GET",

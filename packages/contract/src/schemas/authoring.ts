@@ -334,6 +334,24 @@ export const QuestionTranslations = z
   .meta({ id: "QuestionTranslations" });
 export type QuestionTranslations = z.infer<typeof QuestionTranslations>;
 
+/**
+ * What the editor holds of a translation when it asks for a suggestion (issue 31), saved or not:
+ * the fields given and not empty are kept as the person wrote them; only the others are filled.
+ */
+export const QuestionTranslationDraft = z
+  .object({
+    text: Text(L.questionText).optional(),
+    answers: z
+      .array(z.object({ id: BodyId, text: Text(L.answerText) }).strict())
+      .max(L.answersMax)
+      .optional(),
+    explanation: Text(L.explanation).optional(),
+    hint: Text(L.hint).nullable().optional(),
+  })
+  .strict()
+  .meta({ id: "QuestionTranslationDraft" });
+export type QuestionTranslationDraft = z.infer<typeof QuestionTranslationDraft>;
+
 /** A machine's suggestion: the fields it filled (text, a<answer id>, explanation, hint) and the translations after. */
 export const QuestionTranslationSuggestion = QuestionTranslations.extend({ filled: z.array(z.string()) }).meta({
   id: "QuestionTranslationSuggestion",

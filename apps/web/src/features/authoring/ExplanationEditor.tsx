@@ -14,11 +14,16 @@ export default function ExplanationEditor({
   onChange,
   labelId,
   invalid,
+  lang,
+  dir,
 }: {
   value: string;
   onChange: (html: string) => void;
   labelId: string;
   invalid: boolean;
+  /** The language the text is written in (a translation's), on the editable area only: the toolbar speaks the interface's. */
+  lang?: string;
+  dir?: "rtl";
 }) {
   const { t } = useTranslation();
   const editor = useEditor({
@@ -31,6 +36,8 @@ export default function ExplanationEditor({
         "aria-multiline": "true",
         role: "textbox",
         "data-testid": "explanation-editor",
+        ...(lang && { lang }),
+        ...(dir && { dir }),
         style: "min-height: 6rem; outline: none; padding: 8px 12px;",
       },
     },

@@ -23,6 +23,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
+import { RefusalList } from "../../components/RefusalList";
 import { useFocusBack } from "../../components/useFocusBack";
 
 type Format = "moodle-xml" | "gift";
@@ -133,30 +134,23 @@ export function ImportModal({
                 </List.Item>
               ))}
             </List>
-            {preview.skipped.length > 0 && (
-              <Alert
-                color="orange"
-                variant="light"
-                title={t("authoring.import.cannot", { count: preview.skipped.length })}
-              >
-                <List size="sm" spacing={4}>
-                  {preview.skipped.map((s) => (
-                    <List.Item key={`${s.number}-${s.name}`}>
-                      {s.name} —{" "}
-                      {s.reason === "unsupported-type"
-                        ? t("authoring.import.unsupported", {
-                            // The type in words ("Kurzantwort"); an id no list names, as the file has it.
-                            type: t(`authoring.import.types.${s.source_type}`, { defaultValue: s.source_type }),
-                          })
-                        : t(`authoring.import.reasons.${s.reason}`, {
-                            defaultValue: s.detail ?? s.reason,
-                            detail: s.detail ?? "",
-                          })}
-                    </List.Item>
-                  ))}
-                </List>
-              </Alert>
-            )}
+            <RefusalList
+              title={t("authoring.import.cannot", { count: preview.skipped.length })}
+              items={preview.skipped.map((s) => ({
+                key: `${s.number}-${s.name}`,
+                name: s.name,
+                reason:
+                  s.reason === "unsupported-type"
+                    ? t("authoring.import.unsupported", {
+                        // The type in words ("Kurzantwort"); an id no list names, as the file has it.
+                        type: t(`authoring.import.types.${s.source_type}`, { defaultValue: s.source_type }),
+                      })
+                    : t(`authoring.import.reasons.${s.reason}`, {
+                        defaultValue: s.detail ?? s.reason,
+                        detail: s.detail ?? "",
+                      }),
+              }))}
+            />
             {preview.notes.length > 0 && (
               <Alert color="blue" variant="light" title={t("authoring.import.notesTitle")} data-testid="import-notes">
                 <List size="sm" spacing={4}>

@@ -5,7 +5,7 @@ import {
   type TranslationFileFormat,
   type TranslationImportReport,
 } from "@carecampus/contract";
-import { Alert, Button, FileButton, Group, List, Modal, NativeSelect, Stack, Text, Title } from "@mantine/core";
+import { Button, FileButton, Group, Modal, NativeSelect, Stack, Text, Title } from "@mantine/core";
 import { IconDownload, IconFileImport } from "@tabler/icons-react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { authedUrl, freshLink, showError, showSuccess } from "../../api/client";
 import { postFile } from "../../api/file-upload";
 import { languageName } from "../../components/languageName";
+import { RefusalList } from "../../components/RefusalList";
 import { useFocusBack } from "../../components/useFocusBack";
 import { useContentLanguages } from "../../queries/content-languages";
 import { NameTranslations } from "./NameTranslations";
@@ -179,25 +180,15 @@ export default function TrainingTranslationsModal({
                     .join(" · ")}
                 </Text>
               )}
-              {preview.refused.length > 0 && (
-                <Alert
-                  color="orange"
-                  variant="light"
-                  title={t("authoring.trainingTranslations.refused", { count: preview.refused.length })}
-                >
-                  <List size="sm" spacing={4}>
-                    {preview.refused.map((r) => (
-                      <List.Item key={r.unit}>
-                        {r.unit} — {t(`authoring.trainingTranslations.reasons.${r.reason}`)}
-                        {/* The server's own words, in English. */}
-                        <Text span size="xs" c="dimmed" display="block" lang="en">
-                          {r.detail}
-                        </Text>
-                      </List.Item>
-                    ))}
-                  </List>
-                </Alert>
-              )}
+              <RefusalList
+                title={t("authoring.trainingTranslations.refused", { count: preview.refused.length })}
+                items={preview.refused.map((r) => ({
+                  key: r.unit,
+                  name: r.unit,
+                  reason: t(`authoring.trainingTranslations.reasons.${r.reason}`),
+                  detail: r.detail,
+                }))}
+              />
               <Group justify="flex-end">
                 <Button variant="default" onClick={onClose}>
                   {t("common.cancel")}

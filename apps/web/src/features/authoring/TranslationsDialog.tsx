@@ -4,8 +4,6 @@ import {
   CONTENT_LIMITS,
   contentLanguageTag,
   isRightToLeft,
-  type Language,
-  languageTag,
   type QuestionTranslation,
   type QuestionTranslations,
   type TranslationStatus,
@@ -155,7 +153,6 @@ function TranslationForm({
       explanation: (v) => (v.trim() === "" ? t("common.required") : null),
     },
   });
-  const [saveFirst, setSaveFirst] = useState(false);
   const save = useMutation({
     mutationFn: (d: Draft) =>
       call(api.authoringQuestionTranslationSave, {
@@ -172,7 +169,6 @@ function TranslationForm({
     onSuccess: (next: QuestionTranslations) => {
       queryClient.setQueryData(translationsKey(question.id), next);
       form.resetDirty();
-      setSaveFirst(false);
       showSuccess(t("authoring.translations.saved", { language: languageName(lang, i18n.language) }));
     },
   });
@@ -180,7 +176,19 @@ function TranslationForm({
   // they are saved first. The explanation's editor takes its new value by being made anew.
   const [editorRound, setEditorRound] = useState(0);
   const suggest = useMutation({
-    mutationFn: () => call(api.authoringQuestionTranslationSuggest, { params: { id: question.id, lang } }),
+    // What the form holds goes along, saved or not: the machine fills only what is still empty.
+    mutationFn: () => {
+      const d = form.getValues();
+      return call(api.authoringQuestionTranslationSuggest, {
+        params: { id: question.id, lang },
+        body: {
+          text: d.text,
+          answers: question.answers.map((a, i) => ({ id: a.id, text: d.answers[i] ?? "" })),
+          explanation: d.explanation,
+          hint: d.hint,
+        },
+      });
+    },
     // A failure: the client showed the error.
     onSuccess: ({ filled, ...next }) => {
       queryClient.setQueryData(translationsKey(question.id), next);
@@ -201,9 +209,8 @@ function TranslationForm({
     },
   });
   const d = form.getValues();
-  const dir = isRightToLeft(lang) ? "rtl" : undefined;
-  // The interface's words inside the translation's column keep the interface's language.
-  const uiLang = languageTag(i18n.language as Language);
+  // The translation's language and direction on each of its fields; labels and buttons keep the interface's.
+  const inLanguage = { lang: contentLanguageTag(lang), dir: isRightToLeft(lang) ? ("rtl" as const) : undefined };
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
       <Stack gap="md">
@@ -234,7 +241,7 @@ function TranslationForm({
               </Text>
             )}
           </Paper>
-          <Stack gap="sm" lang={contentLanguageTag(lang)} dir={dir}>
+          <Stack gap="sm">
             <Group justify="space-between" gap="xs" wrap="wrap">
               <Title order={3} size="h5">
                 {languageName(lang, i18n.language)}
@@ -246,25 +253,15 @@ function TranslationForm({
                   leftSection={<IconWand size={14} aria-hidden />}
                   loading={suggest.isPending}
                   aria-describedby={`${explanationLabel}-suggest`}
-                  lang={uiLang}
-                  onClick={() => {
-                    setSaveFirst(form.isDirty());
-                    if (!form.isDirty()) suggest.mutate();
-                  }}
+                  onClick={() => suggest.mutate()}
                 >
                   {t("authoring.translations.suggest")}
                 </Button>
               )}
             </Group>
             {suggestions && (
-              <Text size="xs" c="dimmed" id={`${explanationLabel}-suggest`} lang={uiLang} dir="auto">
+              <Text size="xs" c="dimmed" id={`${explanationLabel}-suggest`}>
                 {t("authoring.translations.suggestHelp")}
-              </Text>
-            )}
-            {/* Always there, so a screen reader announces the message when it appears. */}
-            {suggestions && (
-              <Text size="sm" role="status" lang={uiLang}>
-                {saveFirst ? t("authoring.translations.suggestSaveFirst") : null}
               </Text>
             )}
             <Textarea
@@ -274,6 +271,7 @@ function TranslationForm({
               minRows={2}
               maxLength={CONTENT_LIMITS.questionText}
               required
+              {...inLanguage}
               {...form.getInputProps("text")}
             />
             {question.answers.map((a, i) => (
@@ -282,6 +280,7 @@ function TranslationForm({
                 label={t("authoring.answerN", { n: i + 1 })}
                 maxLength={CONTENT_LIMITS.answerText}
                 required
+                {...inLanguage}
                 {...form.getInputProps(`answers.${i}`)}
               />
             ))}
@@ -296,6 +295,7 @@ function TranslationForm({
               </Text>
               <Suspense fallback={<Skeleton h={120} />}>
                 <ExplanationEditor
+                  {...inLanguage}
                   key={editorRound}
                   value={d.explanation}
                   onChange={(html) => form.setFieldValue("explanation", html)}
@@ -309,7 +309,12 @@ function TranslationForm({
                 </Text>
               )}
             </div>
-            <TextInput label={t("quiz.hint")} maxLength={CONTENT_LIMITS.hint} {...form.getInputProps("hint")} />
+            <TextInput
+              label={t("quiz.hint")}
+              maxLength={CONTENT_LIMITS.hint}
+              {...inLanguage}
+              {...form.getInputProps("hint")}
+            />
           </Stack>
         </SimpleGrid>
         <TranslationStatusControl
