@@ -389,6 +389,10 @@ test("a learner who takes trainings in Turkish reads the handbook in Turkish; an
   const article = page.getByRole("article");
   await expect(article).toHaveAttribute("lang", "tr");
   await expect(article).toContainText("Sabunla yıkayın");
+  // The German version is binding, and one tap away.
+  await expect(page.getByTestId("wiki-translation-note")).toContainText(
+    text("de", "wiki.translationNote", { language: "Türkçe – Türkisch" }),
+  );
   await expectAccessible(page, "a wiki page in Turkish");
 
   // The page's languages are offered by name; Arabic reads right to left.

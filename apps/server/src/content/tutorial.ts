@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language, TUTORIAL_TAGS, TutorialAudience } from "@carecampus/contract";
+import { DEFAULT_LANGUAGE, LANGUAGES, TUTORIAL_TAGS, TutorialAudience } from "@carecampus/contract";
 import { Marked, type Tokens } from "marked";
 import sanitizeHtml from "sanitize-html";
 import { parse as parseYaml } from "yaml";
@@ -27,7 +27,8 @@ export interface TutorialPageFile {
   audience: TutorialAudience;
   key: string;
   position: number;
-  language: Language;
+  /** An interface language or another content language (tr, pl, ar, …; issue 31). */
+  language: string;
   title: string;
   html: string;
   /** Media name of the screenshot in this language (German when it has none), or null. */
@@ -46,6 +47,9 @@ export interface TutorialContent {
   pages: TutorialPageFile[];
   images: TutorialImage[];
 }
+
+/** A page's file: <page>.<language>.md, the language a two- or three-letter code. */
+const PAGE_FILE = /^([a-z0-9][a-z0-9-]*)\.([a-z]{2,3})\.md$/;
 
 const IMAGE_MIME: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".webp": "image/webp" };
 const IMAGE_MAX = 3 * 1024 * 1024;
@@ -102,7 +106,7 @@ export function loadTutorial(dir: string, problems: string[]): TutorialContent {
         const ext = path.extname(f).toLowerCase();
         const name = f.slice(0, -ext.length);
         const mime = IMAGE_MIME[ext];
-        if (!mime || !/^[a-z0-9][a-z0-9-]{0,62}-(de|en|fr|es|br)_2x$/.test(name)) {
+        if (!mime || !/^[a-z0-9][a-z0-9-]{0,62}-[a-z]{2,3}_2x$/.test(name)) {
           problems.push(`${rel(`images/${f}`)}: must be named <screen>-<lang>_2x.png (or .jpg, .webp)`);
           continue;
         }
@@ -144,10 +148,10 @@ export function loadTutorial(dir: string, problems: string[]): TutorialContent {
     const seen = new Set<string>();
     const known = new Set(parsed.data.pages.map((p) => p.key));
     for (const f of fs.readdirSync(base).sort()) {
-      const m = /^([a-z0-9][a-z0-9-]*)\.([a-z]+)\.md$/.exec(f);
+      const m = PAGE_FILE.exec(f);
       if (f === "pages.yaml" || f === "images") continue;
-      if (!m || !LANGUAGES.includes(m[2] as Language) || !known.has(m[1] ?? "")) {
-        problems.push(`${rel(f)}: not a page of pages.yaml in a known language (<page>.<de|en|fr|es|br>.md)`);
+      if (!m || !known.has(m[1] ?? "")) {
+        problems.push(`${rel(f)}: not a page of pages.yaml in a language (<page>.<de|en|fr|es|br|tr|…>.md)`);
       }
     }
     for (const [position, page] of parsed.data.pages.entries()) {
@@ -157,7 +161,14 @@ export function loadTutorial(dir: string, problems: string[]): TutorialContent {
         problems.push(`${rel(`${page.key}.${DEFAULT_LANGUAGE}.md`)}: file is missing (German is required)`);
         continue;
       }
-      for (const language of LANGUAGES) {
+      // The interface's languages, then any other content language there is a file for (issue 31).
+      const others = fs
+        .readdirSync(base)
+        .map((f) => PAGE_FILE.exec(f))
+        .filter((m) => m?.[1] === page.key && !(LANGUAGES as readonly string[]).includes(m[2] ?? ""))
+        .map((m) => m?.[2] as string)
+        .sort();
+      for (const language of [...LANGUAGES, ...others]) {
         const file = path.join(base, `${page.key}.${language}.md`);
         if (!fs.existsSync(file)) continue;
         const source = fs.readFileSync(file);

@@ -1,6 +1,7 @@
-import { endpoints } from "@carecampus/contract";
+import { ErrorCode, endpoints, isPageLanguage } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { limitDeps } from "../deps";
+import { AppError } from "../errors";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import {
@@ -57,7 +58,14 @@ export async function helpRoutes(app: FastifyInstance): Promise<void> {
     setContentFix(notify(), actorOf(request), request.params.id, request.body.needs_fix, request.body.note),
   );
 
-  route(app, endpoints.tutorial, { onRequest: authenticate() }, (request) =>
-    getTutorial(db, actorOf(request), request.query.Role, request.query.lang),
-  );
+  route(app, endpoints.tutorial, { onRequest: authenticate() }, (request) => {
+    const { lang } = request.query;
+    if (lang !== undefined && !isPageLanguage(lang, app.deps.config.contentLanguages)) {
+      throw new AppError(
+        ErrorCode.validation,
+        `lang: "${lang}" is neither a language of the interface nor a content language of this installation`,
+      );
+    }
+    return getTutorial(db, actorOf(request), request.query.Role, lang);
+  });
 }

@@ -22,6 +22,8 @@ const TUTORIAL = {
   "tutorial/employee/learn.de.md":
     "# Lernen\n\nSo geht es.<script>alert(1)</script> <img src=x onerror=alert(1)>\n\n[Profil](/profile) · [extern](https://example.org) · [böse](javascript:alert(1))\n",
   "tutorial/employee/images/home-de_2x.png": PNG,
+  // A content language the interface does not speak (issue 31).
+  "tutorial/employee/learn.tr.md": "# Öğrenmek\n\nSoruları yanıtlayın.\n",
   "tutorial/admin/pages.yaml": "pages:\n  - key: overview\n    screen: progress\n",
   "tutorial/admin/overview.de.md": "# Die Übersicht\n\nRot, orange, gelb, grün.\n",
   "tutorial/admin/images/progress-de_2x.png": PNG,
@@ -40,7 +42,7 @@ let ctx: TestContext;
 let cast: Awaited<ReturnType<typeof createCast>>;
 
 beforeAll(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({ env: { CONTENT_LANGUAGES: "en,fr,es,br,tr" } });
   cast = await createCast(ctx);
   await importPackage(ctx.deps.database.db, loadPackage(fixtureWith(TUTORIAL)));
 });
@@ -61,6 +63,13 @@ describe("GET /api/Tutorial", () => {
     // The English page has no English screenshot: the German one stands in.
     expect(tutorial.pages[0]?.image).toBe("/api/static/employee-tutorial/home-de_2x");
     expect(tutorial.pages[1]?.image).toBeNull();
+    // Each page says its language: the one asked for, or German where the page lacks it.
+    expect(tutorial.pages.map((p) => p.lang)).toEqual(["en", "de"]);
+    const tr: Tutorial = (await get(cast.tokens.employee, "/api/Tutorial?Role=employee&lang=tr")).json();
+    expect(tr.pages.map((p) => [p.title, p.lang])).toEqual([
+      ["Die Startseite", "de"],
+      ["Öğrenmek", "tr"],
+    ]);
     const de: Tutorial = (await get(cast.tokens.employee, "/api/Tutorial?Role=employee")).json();
     expect(de.language).toBe("de");
     expect(de.pages[0]?.html).toBe(
@@ -144,14 +153,14 @@ describe("the package's tutorial folder", () => {
       fixtureWith({
         "tutorial/employee/pages.yaml": "pages:\n  - key: start\n  - key: start\n",
         "tutorial/employee/start.de.md": "No title here\n",
-        "tutorial/employee/start.it.md": "# Italiano\n",
+        "tutorial/employee/start.italiano.md": "# Italiano\n",
       }),
     );
     expect(dup).toEqual(
       expect.arrayContaining([
         "tutorial/employee/pages.yaml: pages.1.key: duplicate key start",
         "tutorial/employee/start.de.md: must start with its title as a level-one heading (# Title)",
-        "tutorial/employee/start.it.md: not a page of pages.yaml in a known language (<page>.<de|en|fr|es|br>.md)",
+        "tutorial/employee/start.italiano.md: not a page of pages.yaml in a language (<page>.<de|en|fr|es|br|tr|…>.md)",
       ]),
     );
   });

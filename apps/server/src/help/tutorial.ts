@@ -1,11 +1,4 @@
-import {
-  DEFAULT_LANGUAGE,
-  endpoints,
-  endpointUrl,
-  type Language,
-  type Tutorial,
-  type TutorialAudience,
-} from "@carecampus/contract";
+import { DEFAULT_LANGUAGE, endpoints, endpointUrl, type Tutorial, type TutorialAudience } from "@carecampus/contract";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import type { Db } from "../db/client";
@@ -20,7 +13,7 @@ export async function getTutorial(
   db: Db,
   actor: Actor,
   audience: TutorialAudience,
-  language: Language | undefined,
+  language: string | undefined,
 ): Promise<Tutorial> {
   if (audience === "admin") assertMay(actor, "tutorial.admin");
   const wanted = language ?? actor.language;
@@ -43,6 +36,7 @@ export async function getTutorial(
       title: p.title,
       html: p.html,
       image: p.image ? endpointUrl(image, { params: { name: p.image } }) : null,
+      lang: p.language,
     })),
   };
 }

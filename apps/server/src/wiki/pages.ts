@@ -1,6 +1,7 @@
 import {
   DEFAULT_LANGUAGE,
   ErrorCode,
+  isPageLanguage,
   LANGUAGES,
   type WikiConfirmationState,
   type WikiPage,
@@ -122,7 +123,7 @@ export async function readingLanguage(db: Db | Tx, actor: Actor): Promise<string
  * installation's content languages (CONTENT_LANGUAGES).
  */
 export function assertWikiLanguage(lang: string, contentLanguages: readonly string[]): void {
-  if ((LANGUAGES as readonly string[]).includes(lang) || contentLanguages.includes(lang)) return;
+  if (isPageLanguage(lang, contentLanguages)) return;
   throw new AppError(
     ErrorCode.validation,
     `lang: "${lang}" is neither a language of the interface nor a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,

@@ -48,3 +48,11 @@ export function parseContentLanguages(value: string): string[] {
   }
   return [...new Set(codes.filter((c) => c !== SOURCE_LANGUAGE))];
 }
+
+/**
+ * Whether pages (wiki, tutorial) may come in `lang` here: an interface language or one of the
+ * installation's content languages (issue 31).
+ */
+export function isPageLanguage(lang: string, contentLanguages: readonly string[]): boolean {
+  return (["de", "en", "fr", "es", "br"] as readonly string[]).includes(lang) || contentLanguages.includes(lang);
+}

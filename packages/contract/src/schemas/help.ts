@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HELP_BADGE_COLOURS } from "../rules/help";
+import { CONTENT_LANGUAGE_PATTERN } from "../rules/translations";
 import { Id } from "./common";
 import { QuestionMedia } from "./learning";
 
@@ -139,7 +140,11 @@ export const ContentFixList = z.array(ContentFix).meta({ id: "ContentFixList" })
 export const TutorialAudience = z.enum(["admin", "employee"]);
 export type TutorialAudience = z.infer<typeof TutorialAudience>;
 export const TutorialQuery = z
-  .object({ Role: TutorialAudience, lang: z.enum(["de", "en", "fr", "es", "br"]).optional() })
+  .object({
+    Role: TutorialAudience,
+    /** An interface language or a content language of the installation (issue 31); the caller's by default. */
+    lang: z.string().regex(CONTENT_LANGUAGE_PATTERN, "a language code such as de, en, tr").optional(),
+  })
   .strict();
 
 export const TutorialPage = z
@@ -150,6 +155,8 @@ export const TutorialPage = z
     html: z.string(),
     /** /api/static/<audience>-tutorial/<name>_2x, or null. */
     image: z.string().nullable(),
+    /** The page's language: the one asked for, or German where the page lacks it. */
+    lang: z.string(),
   })
   .meta({ id: "TutorialPage" });
 export type TutorialPage = z.infer<typeof TutorialPage>;

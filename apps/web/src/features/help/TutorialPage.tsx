@@ -1,9 +1,18 @@
-import { can, TUTORIAL_TAGS, type TutorialAudience } from "@carecampus/contract";
+import {
+  can,
+  contentLanguageTag,
+  isRightToLeft,
+  type Language,
+  languageTag,
+  TUTORIAL_TAGS,
+  type TutorialAudience,
+} from "@carecampus/contract";
 import { Alert, Anchor, Paper, SegmentedControl, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedHref } from "../../api/client";
+import { ContentName } from "../../components/ContentName";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { useRequiredSession } from "../../session/store";
@@ -19,7 +28,8 @@ export default function TutorialPage() {
   const { user } = useRequiredSession();
   const staff = can(user.roles, "tutorial.admin");
   const [audience, setAudience] = useState<TutorialAudience>(staff ? "admin" : "employee");
-  const tutorial = useTutorial(audience, i18n.language);
+  // In the language the user takes trainings in where the tutorial has it, else the interface's (German where a page lacks it).
+  const tutorial = useTutorial(audience, user.content_language ?? i18n.language);
   const pages = tutorial.data?.pages ?? [];
 
   return (
@@ -54,7 +64,9 @@ export default function TutorialPage() {
             <ol className={classes.toc}>
               {pages.map((p) => (
                 <li key={p.key}>
-                  <Anchor href={`#tutorial-${p.key}`}>{p.title}</Anchor>
+                  <Anchor href={`#tutorial-${p.key}`}>
+                    <ContentName name={p.title} lang={p.lang} />
+                  </Anchor>
                 </li>
               ))}
             </ol>
@@ -69,6 +81,8 @@ export default function TutorialPage() {
               aria-labelledby={`tutorial-${p.key}-title`}
               className={classes.section}
               tabIndex={-1}
+              lang={p.lang === i18n.language ? undefined : contentLanguageTag(p.lang)}
+              dir={isRightToLeft(p.lang) ? "rtl" : undefined}
             >
               <Title order={2} size="h3" id={`tutorial-${p.key}-title`} mb="xs">
                 {p.title}
@@ -77,6 +91,7 @@ export default function TutorialPage() {
                 <img
                   src={authedHref(p.image)}
                   alt={t("tutorial.screenshot", { title: p.title })}
+                  lang={p.lang === i18n.language ? undefined : languageTag(i18n.language as Language)}
                   className={classes.screenshot}
                   loading="lazy"
                   width={390}

@@ -45,6 +45,6 @@ export const useContentFixes = (enabled: boolean) =>
 export const useTutorial = (audience: TutorialAudience, language: string) =>
   useQuery({
     queryKey: helpKeys.tutorial(audience, language),
-    queryFn: () => call(api.tutorial, { query: { Role: audience, lang: language as "de" } }),
+    queryFn: () => call(api.tutorial, { query: { Role: audience, lang: language } }),
     staleTime: 10 * 60_000,
   });

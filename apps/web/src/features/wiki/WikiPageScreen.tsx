@@ -192,6 +192,23 @@ function WikiPageScreen() {
           </Button>
         </Group>
 
+        {page.lang !== "de" && page.languages.includes("de") && (
+          // A translation is shown: the German version is binding (issue 31), on paper too.
+          <Group gap="xs" data-testid="wiki-translation-note">
+            <Text size="sm">
+              {t("wiki.translationNote", { language: wikiLanguageName(t, page.lang, i18n.language) })}
+            </Text>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              className={classes.noPrint}
+              onClick={() => setParams({ lang: "de" })}
+            >
+              {t("wiki.showGerman")}
+            </Button>
+          </Group>
+        )}
+
         {page.lang !== lang && (
           <Alert color="gray" variant="light" className={classes.noPrint} data-testid="wiki-language-note">
             {page.fallback
