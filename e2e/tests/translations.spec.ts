@@ -224,6 +224,21 @@ test("a content manager writes a question's translation beside the German origin
   await dialog.getByRole("combobox", { name: text("de", "authoring.translations.language") }).selectOption("tr");
   await expect(dialog.getByTestId("translation-outdated")).toHaveText(text("de", "authoring.translations.outdated"));
   await expectAccessible(page, "an outdated translation, dark");
+
+  // The preview in the chosen language: the question as translated, with where it stands.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: exactly("de", "authoring.preview.button") }).click();
+  const preview = page.getByRole("dialog", { name: exactly("de", "authoring.preview.title") });
+  await preview.getByRole("combobox", { name: text("de", "authoring.preview.language") }).selectOption("tr");
+  await preview.getByRole("button", { name: exactly("de", "quiz.goToQuestion") }).click();
+  const previewed = preview.getByTestId("question-text");
+  await expect(previewed).toHaveText(turkish.text);
+  await expect(previewed).toHaveAttribute("lang", "tr");
+  await expect(preview.getByTestId("preview-translation")).toHaveText(
+    text("de", "authoring.preview.status", { status: text("de", "authoring.translations.outdatedShort") }),
+  );
+  await expectAccessible(page, "the preview in Turkish, dark");
 });
 
 test("a content manager translates the training's name in place, downloads its XLIFF for the translator and brings the translated file back; a Turkish learner sees both @phone", async ({
