@@ -9,7 +9,7 @@ import {
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { type Actor, assertMay, decide, mayEditQuestionnaire, ownedBy } from "../access/policy";
 import { recordAudit } from "../audit/record";
-import { nameHash } from "../content/translations";
+import { nameHash, storeNameTranslation } from "../content/translations";
 import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { nameTranslations, questionnaires, topics, trainings } from "../db/schema";
@@ -179,20 +179,6 @@ export async function lockCommonNames(tx: Tx, trainingId: number): Promise<void>
     .innerJoin(topics, eq(topics.id, trainings.topicId))
     .where(eq(trainings.id, trainingId))
     .for("share");
-}
-
-/** Writes a name's translation into `lang`, a new one or over the one there is. */
-export async function storeNameTranslation(
-  tx: Tx,
-  item: Pick<NameSource, "kind" | "id" | "name">,
-  lang: string,
-  values: { name: string; status: TranslationStatus; updatedAt: Date; updatedBy: number | null },
-): Promise<void> {
-  const set = { ...values, sourceHash: nameHash(item.name) };
-  await tx
-    .insert(nameTranslations)
-    .values({ kind: item.kind, itemId: item.id, lang, ...set })
-    .onConflictDoUpdate({ target: [nameTranslations.kind, nameTranslations.itemId, nameTranslations.lang], set });
 }
 
 /** A person's write of a name's translation, with its audit entry (in the item's facility); `data`: more to record. */

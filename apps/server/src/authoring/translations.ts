@@ -148,56 +148,32 @@ export async function saveQuestionTranslation(
   );
 }
 
-type StoredTranslation = typeof questionTranslations.$inferSelect;
+/** A translation's texts, as stored or as the editor holds them. */
+type TranslationTexts = Pick<typeof questionTranslations.$inferSelect, "text" | "answers" | "explanation" | "hint">;
 
-/** The saved translation with the draft's non-empty fields over it (a new one: the draft's alone). */
-function withDraft(row: StoredTranslation | undefined, draft: QuestionTranslationDraft): StoredTranslation | undefined {
-  const given = (s: string | null | undefined) => (s ?? "").trim() !== "";
-  const answers = draft.answers ?? [];
-  if (
-    !row &&
-    !given(draft.text) &&
-    !given(draft.explanation) &&
-    !given(draft.hint) &&
-    !answers.some((a) => given(a.text))
-  )
-    return undefined;
-  const base = row ?? {
-    text: "",
-    answers: [],
-    explanation: "",
-    hint: null,
-    status: "draft",
-    sourceHash: "",
-    updatedAt: new Date(0),
-    updatedBy: null,
-    questionId: 0,
-    lang: "",
-  };
-  const byId = new Map(base.answers.map((a) => [a.id, a.text]));
-  for (const a of answers) if (given(a.text)) byId.set(a.id, a.text.trim());
+/** The saved texts with the draft's non-empty fields over them (the editor's unsaved work). */
+function withDraft(saved: TranslationTexts | undefined, draft: QuestionTranslationDraft): TranslationTexts {
+  const given = (s: string | null | undefined): s is string => (s ?? "").trim() !== "";
+  const answers = new Map((saved?.answers ?? []).map((a) => [a.id, a.text]));
+  for (const a of draft.answers ?? []) if (given(a.text)) answers.set(a.id, a.text.trim());
   return {
-    ...base,
-    text: given(draft.text) ? (draft.text as string).trim() : base.text,
-    answers: [...byId].map(([id, text]) => ({ id, text })),
-    explanation: given(draft.explanation) ? sanitizeExplanation(draft.explanation as string) : base.explanation,
-    hint: given(draft.hint) ? (draft.hint as string).trim() : base.hint,
+    text: given(draft.text) ? draft.text.trim() : (saved?.text ?? ""),
+    answers: [...answers].map(([id, text]) => ({ id, text })),
+    explanation: given(draft.explanation) ? sanitizeExplanation(draft.explanation) : (saved?.explanation ?? ""),
+    hint: given(draft.hint) ? draft.hint.trim() : (saved?.hint ?? null),
   };
 }
 
 /** A translation's fields as stored, by the segment ids of the translation files: text, a<id>, explanation, hint. */
-function emptyFields(
-  source: Awaited<ReturnType<typeof german>>,
-  row: typeof questionTranslations.$inferSelect | undefined,
-): string[] {
+function emptyFields(source: Awaited<ReturnType<typeof german>>, row: TranslationTexts): string[] {
   const blank = (s: string | null | undefined) => (s ?? "").trim() === "";
   const required = [
-    ...(blank(row?.text) ? ["text"] : []),
-    ...source.answers.filter((a) => blank(row?.answers.find((b) => b.id === a.id)?.text)).map((a) => `a${a.id}`),
-    ...(blank(row?.explanation) ? ["explanation"] : []),
+    ...(blank(row.text) ? ["text"] : []),
+    ...source.answers.filter((a) => blank(row.answers.find((b) => b.id === a.id)?.text)).map((a) => `a${a.id}`),
+    ...(blank(row.explanation) ? ["explanation"] : []),
   ];
   // The hint is optional: a translation whole without one is not made a machine's for it.
-  return [...required, ...(required.length > 0 && source.hint !== null && blank(row?.hint) ? ["hint"] : [])];
+  return [...required, ...(required.length > 0 && source.hint !== null && blank(row.hint) ? ["hint"] : [])];
 }
 
 /**
@@ -224,19 +200,16 @@ export async function suggestQuestionTranslation(
       "No machine translation is configured for this installation (MACHINE_TRANSLATION_URL)",
     );
   }
-  // The translation as the editor holds it: the saved one, with what the draft gives over it.
   const stored = async (db: Db | Tx) =>
-    withDraft(
-      (
-        await db
-          .select()
-          .from(questionTranslations)
-          .where(and(eq(questionTranslations.questionId, questionId), eq(questionTranslations.lang, lang)))
-      )[0],
-      draft,
-    );
+    (
+      await db
+        .select()
+        .from(questionTranslations)
+        .where(and(eq(questionTranslations.questionId, questionId), eq(questionTranslations.lang, lang)))
+    )[0];
   const source = await german(clock.db, questionId);
-  const empty = emptyFields(source, await stored(clock.db));
+  // The translation as the editor holds it: the saved one, with what the draft gives over it.
+  const empty = emptyFields(source, withDraft(await stored(clock.db), draft));
   if (empty.length === 0) return { filled: [], ...(await listed(clock.db, questionId, contentLanguages)) };
   const plain = empty.filter((f) => f !== "explanation");
   const sourceText = (f: string) =>
@@ -260,24 +233,23 @@ export async function suggestQuestionTranslation(
       if (sourceHash(now) !== sourceHash(source)) {
         throw new AppError(ErrorCode.conflict, "The German text changed while the suggestion was made: try again", 409);
       }
-      const row = await stored(tx);
-      // Filled meanwhile by a person: theirs stays.
+      const saved = await stored(tx);
+      const row = withDraft(saved, draft);
+      // Filled meanwhile by a person, or held in the editor: theirs stays.
       const take = (f: string, kept: string | null | undefined) =>
         (kept ?? "").trim() !== "" ? (kept as string) : (suggested.get(f) ?? "");
       const values = {
-        text: take("text", row?.text),
+        text: take("text", row.text),
         answers: source.answers.map((a) => ({
           id: a.id,
-          text: take(`a${a.id}`, row?.answers.find((b) => b.id === a.id)?.text),
+          text: take(`a${a.id}`, row.answers.find((b) => b.id === a.id)?.text),
         })),
         explanation:
-          row && row.explanation.trim() !== ""
-            ? row.explanation
-            : sanitizeExplanation(suggested.get("explanation") ?? ""),
-        hint: source.hint === null ? null : take("hint", row?.hint) || null,
+          row.explanation.trim() !== "" ? row.explanation : sanitizeExplanation(suggested.get("explanation") ?? ""),
+        hint: source.hint === null ? null : take("hint", row.hint) || null,
         status: "machine" as const,
         // A translation of an earlier German stays marked so: its texts a person wrote were not revised.
-        sourceHash: row?.sourceHash || sourceHash(source),
+        sourceHash: saved ? saved.sourceHash : sourceHash(source),
         updatedAt: clock.now(),
         updatedBy: actor.id,
       };

@@ -8,7 +8,6 @@ import {
   answers,
   appMeta,
   media,
-  nameTranslations,
   questionnaires,
   questions,
   questionTranslations,
@@ -26,7 +25,7 @@ import {
   type PackageNameTranslation,
   type PackageTranslation,
 } from "./package";
-import { nameHash, sourceHash } from "./translations";
+import { sourceHash, storeNameTranslation } from "./translations";
 import { readQuestionnaireQuestions, saveQuestion } from "./versions";
 
 const VERSION_KEY = "content_version";
@@ -154,21 +153,8 @@ async function savePackageNames(tx: Tx, list: PackageNameTranslation[], now: Dat
               .innerJoin(trainings, eq(trainings.id, questionnaires.trainingId))
               .where(and(eq(trainings.key, n.training), eq(questionnaires.key, n.questionnaire)));
     if (!item) continue;
-    const values = {
-      name: n.name,
-      status: "published",
-      sourceHash: nameHash(item.name),
-      updatedAt: now,
-      updatedBy: null,
-    };
-    await tx
-      .insert(nameTranslations)
-      .values({ kind: n.kind, itemId: item.id, lang: n.lang, ...values })
-      .onConflictDoUpdate({
-        target: [nameTranslations.kind, nameTranslations.itemId, nameTranslations.lang],
-        set: values,
-        setWhere: isNull(nameTranslations.updatedBy),
-      });
+    const values = { name: n.name, status: "published" as const, updatedAt: now, updatedBy: null };
+    await storeNameTranslation(tx, { kind: n.kind, ...item }, n.lang, values, true);
     saved += 1;
   }
   return saved;

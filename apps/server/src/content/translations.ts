@@ -1,4 +1,8 @@
 import crypto from "node:crypto";
+import type { NameTranslationKind, TranslationStatus } from "@carecampus/contract";
+import { isNull } from "drizzle-orm";
+import type { Tx } from "../db/client";
+import { nameTranslations } from "../db/schema";
 
 /*
  * Which German text a translation translates (issue 31): a hash of the question's German fields —
@@ -61,4 +65,26 @@ export function nameHash(name: string): string {
     .createHash("sha256")
     .update(JSON.stringify(["name", name]))
     .digest("base64url");
+}
+
+/**
+ * Writes a name's translation into `lang` for the German name as it is now, a new one or over the
+ * one there is — with `keepAppWritten` (a package import) not over one a person wrote in the app.
+ */
+export async function storeNameTranslation(
+  tx: Tx,
+  item: { kind: NameTranslationKind; id: number; name: string },
+  lang: string,
+  values: { name: string; status: TranslationStatus; updatedAt: Date; updatedBy: number | null },
+  keepAppWritten = false,
+): Promise<void> {
+  const set = { ...values, sourceHash: nameHash(item.name) };
+  await tx
+    .insert(nameTranslations)
+    .values({ kind: item.kind, itemId: item.id, lang, ...set })
+    .onConflictDoUpdate({
+      target: [nameTranslations.kind, nameTranslations.itemId, nameTranslations.lang],
+      set,
+      ...(keepAppWritten && { setWhere: isNull(nameTranslations.updatedBy) }),
+    });
 }

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { DEFAULT_LANGUAGE, LANGUAGES, TUTORIAL_TAGS, TutorialAudience } from "@carecampus/contract";
+import { DEFAULT_LANGUAGE, TUTORIAL_TAGS, TutorialAudience } from "@carecampus/contract";
 import { Marked, type Tokens } from "marked";
 import sanitizeHtml from "sanitize-html";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { productLink, splitTitle } from "../package-format/markdown";
+import { PAGE_FILE, pageLanguages, productLink, splitTitle } from "../package-format/markdown";
 
 /*
  * The tutorial/ folder of a content package (content/FORMAT.md): per audience a pages.yaml, a
@@ -47,9 +47,6 @@ export interface TutorialContent {
   pages: TutorialPageFile[];
   images: TutorialImage[];
 }
-
-/** A page's file: <page>.<language>.md, the language a two- or three-letter code. */
-const PAGE_FILE = /^([a-z0-9][a-z0-9-]*)\.([a-z]{2,3})\.md$/;
 
 const IMAGE_MIME: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".webp": "image/webp" };
 const IMAGE_MAX = 3 * 1024 * 1024;
@@ -147,7 +144,8 @@ export function loadTutorial(dir: string, problems: string[]): TutorialContent {
 
     const seen = new Set<string>();
     const known = new Set(parsed.data.pages.map((p) => p.key));
-    for (const f of fs.readdirSync(base).sort()) {
+    const files = fs.readdirSync(base).sort();
+    for (const f of files) {
       const m = PAGE_FILE.exec(f);
       if (f === "pages.yaml" || f === "images") continue;
       if (!m || !known.has(m[1] ?? "")) {
@@ -161,14 +159,7 @@ export function loadTutorial(dir: string, problems: string[]): TutorialContent {
         problems.push(`${rel(`${page.key}.${DEFAULT_LANGUAGE}.md`)}: file is missing (German is required)`);
         continue;
       }
-      // The interface's languages, then any other content language there is a file for (issue 31).
-      const others = fs
-        .readdirSync(base)
-        .map((f) => PAGE_FILE.exec(f))
-        .filter((m) => m?.[1] === page.key && !(LANGUAGES as readonly string[]).includes(m[2] ?? ""))
-        .map((m) => m?.[2] as string)
-        .sort();
-      for (const language of [...LANGUAGES, ...others]) {
+      for (const language of pageLanguages(files, page.key).all) {
         const file = path.join(base, `${page.key}.${language}.md`);
         if (!fs.existsSync(file)) continue;
         const source = fs.readFileSync(file);

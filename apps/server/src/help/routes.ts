@@ -1,7 +1,7 @@
-import { ErrorCode, endpoints, isPageLanguage } from "@carecampus/contract";
+import { endpoints } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { limitDeps } from "../deps";
-import { AppError } from "../errors";
+import { assertPageLanguage } from "../http/languages";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import {
@@ -60,12 +60,7 @@ export async function helpRoutes(app: FastifyInstance): Promise<void> {
 
   route(app, endpoints.tutorial, { onRequest: authenticate() }, (request) => {
     const { lang } = request.query;
-    if (lang !== undefined && !isPageLanguage(lang, app.deps.config.contentLanguages)) {
-      throw new AppError(
-        ErrorCode.validation,
-        `lang: "${lang}" is neither a language of the interface nor a content language of this installation`,
-      );
-    }
+    if (lang !== undefined) assertPageLanguage(lang, app.deps.config.contentLanguages);
     return getTutorial(db, actorOf(request), request.query.Role, lang);
   });
 }

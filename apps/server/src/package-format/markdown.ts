@@ -1,3 +1,4 @@
+import { LANGUAGES } from "@carecampus/contract";
 import type sanitizeHtml from "sanitize-html";
 
 /*
@@ -27,3 +28,20 @@ export const productLink: sanitizeHtml.Transformer = (_tag, attribs) => {
   if (attribs.title) out.title = attribs.title;
   return { tagName: "a", attribs: out };
 };
+
+/** A page's file name: `<page>.<language>.md`, the language a two- or three-letter code (de, en, tr, …). */
+export const PAGE_FILE = /^([a-z0-9][a-z0-9-]{0,62})\.([a-z]{2,3})\.md$/;
+
+/**
+ * The languages `files` (a folder's names) hold the page `key` in (issue 31): the interface's
+ * languages in their order, then any other content language there is a file for, alphabetically.
+ * The interface's are listed whether or not their file exists; the reader checks.
+ */
+export function pageLanguages(files: readonly string[], key: string): { all: string[]; others: string[] } {
+  const others = files
+    .map((f) => PAGE_FILE.exec(f))
+    .filter((m): m is RegExpExecArray => m?.[1] === key && !(LANGUAGES as readonly string[]).includes(m[2] ?? ""))
+    .map((m) => m[2] as string)
+    .sort();
+  return { all: [...LANGUAGES, ...others], others };
+}

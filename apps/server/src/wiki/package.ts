@@ -11,11 +11,9 @@ import {
 } from "@carecampus/contract";
 import { z } from "zod";
 import type { WikiText } from "../db/schema";
-import { splitTitle } from "../package-format/markdown";
+import { PAGE_FILE, pageLanguages, splitTitle } from "../package-format/markdown";
 import { issues, readYaml } from "../package-format/yaml";
 
-/** A page's file: <page>.<language>.md, the language a two- or three-letter code (de, en, tr, …). */
-const PAGE_FILE = /^([a-z0-9][a-z0-9-]{0,62})\.([a-z]{2,3})\.md$/;
 /*
  * The wiki/ folder of a content package (content/FORMAT.md): the common pages of the handbook,
  * validated here with every other part of the package; wiki/import.ts writes them.
@@ -90,21 +88,16 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
       problems.push(...issues(rel("pages.yaml"), pagesFile.error));
       continue;
     }
+    // The folder's names, read once: which languages each page has (issue 31).
+    const files = fs.existsSync(base) ? fs.readdirSync(base).sort() : [];
     const pages: WikiPackagePage[] = [];
     const pageKeys = new Set<string>();
     for (const [pagePosition, page] of pagesFile.data.pages.entries()) {
       if (pageKeys.has(page.key)) problems.push(`${rel("pages.yaml")}: pages.${pagePosition}.key: duplicate page key`);
       pageKeys.add(page.key);
       const content: Record<string, WikiText> = {};
-      // The interface's languages, then any other content language a file is there for (issue 31).
-      const others = (fs.existsSync(base) ? fs.readdirSync(base) : [])
-        .map((f) => PAGE_FILE.exec(f))
-        .filter(
-          (m): m is RegExpExecArray => m?.[1] === page.key && !(LANGUAGES as readonly string[]).includes(m[2] ?? ""),
-        )
-        .map((m) => m[2] as string)
-        .sort();
-      for (const lang of [...LANGUAGES, ...others]) {
+      const { all, others } = pageLanguages(files, page.key);
+      for (const lang of all) {
         const file = path.join(base, `${page.key}.${lang}.md`);
         if (!fs.existsSync(file)) {
           if (lang === DEFAULT_LANGUAGE) problems.push(`${rel(`${page.key}.de.md`)}: missing (German is required)`);
@@ -134,7 +127,7 @@ export function loadWiki(dir: string, problems: string[]): WikiPackageTopic[] {
       });
     }
     // Every page file belongs to a listed page in a known language.
-    for (const f of fs.existsSync(base) ? fs.readdirSync(base).sort() : []) {
+    for (const f of files) {
       if (f === "pages.yaml") continue;
       const m = PAGE_FILE.exec(f);
       if (!m?.[1] || !m[2]) {

@@ -1,7 +1,6 @@
 import {
   DEFAULT_LANGUAGE,
   ErrorCode,
-  isPageLanguage,
   LANGUAGES,
   type WikiConfirmationState,
   type WikiPage,
@@ -116,18 +115,6 @@ export async function readingLanguage(db: Db | Tx, actor: Actor): Promise<string
     .from(preferences)
     .where(eq(preferences.userId, actor.id));
   return row?.lang ?? actor.language;
-}
-
-/**
- * 400 unless a page may be written in `lang` (issue 31): an interface language or one of the
- * installation's content languages (CONTENT_LANGUAGES).
- */
-export function assertWikiLanguage(lang: string, contentLanguages: readonly string[]): void {
-  if (isPageLanguage(lang, contentLanguages)) return;
-  throw new AppError(
-    ErrorCode.validation,
-    `lang: "${lang}" is neither a language of the interface nor a content language of this installation (CONTENT_LANGUAGES: ${contentLanguages.join(", ") || "none"})`,
-  );
 }
 
 /**

@@ -2,13 +2,14 @@ import { endpoints, WIKI_IMAGE_MAX_BYTES, WIKI_IMAGE_TYPES } from "@carecampus/c
 import type { FastifyInstance } from "fastify";
 import { dbClock, limitDeps } from "../deps";
 import { attachment } from "../http/attachment";
+import { assertPageLanguage } from "../http/languages";
 import { route } from "../http/route";
 import { actorOf, authenticate } from "../security/guards";
 import { consumeUpload } from "../security/limits";
 import { declaredLength, streamedBodies } from "../storage/upload";
 import { confirmPage, exportConfirmations, listConfirmations, remindMissing } from "./confirmations";
 import { diffRevisions } from "./diff";
-import { assertMayEdit, assertWikiLanguage, facilityInView } from "./pages";
+import { assertMayEdit, facilityInView } from "./pages";
 import { searchWiki } from "./search";
 import {
   createPage,
@@ -38,11 +39,11 @@ export async function wikiRoutes(app: FastifyInstance): Promise<void> {
   // A page is written in an interface language or a content language of the installation.
   const languages = app.deps.config.contentLanguages;
   route(app, endpoints.wikiPageCreate, user, (request) => {
-    assertWikiLanguage(request.body.lang, languages);
+    assertPageLanguage(request.body.lang, languages);
     return createPage(clock(), actorOf(request), request.body);
   });
   route(app, endpoints.wikiPageSave, user, (request) => {
-    assertWikiLanguage(request.body.lang, languages);
+    assertPageLanguage(request.body.lang, languages);
     return savePage(clock(), actorOf(request), request.params.id, request.body);
   });
   route(app, endpoints.wikiPageDelete, user, async (request) => {

@@ -1,17 +1,11 @@
-import {
-  api,
-  CONTENT_LIMITS,
-  contentLanguageTag,
-  isRightToLeft,
-  type NameTranslations as NameItem,
-  type TranslationStatus,
-} from "@carecampus/contract";
+import { api, CONTENT_LIMITS, type NameTranslations as NameItem, type TranslationStatus } from "@carecampus/contract";
 import { Badge, Button, Group, NativeSelect, Paper, Skeleton, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useForm } from "@mantine/form";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
+import { inLanguage } from "../../components/ContentName";
 import { languageName } from "../../components/languageName";
 import { statusChoices } from "../../components/TranslationStatus";
 
@@ -101,10 +95,8 @@ function NameRow({ item, lang, trainingId }: { item: NameItem; lang: string; tra
         <Text size="sm" c="dimmed">
           {written ? (
             <>
-              <span lang={contentLanguageTag(lang)} dir={isRightToLeft(lang) ? "rtl" : undefined}>
-                {written.name}
-              </span>{" "}
-              ({t(`authoring.translations.statuses.${written.status}`)})
+              <span {...inLanguage(lang)}>{written.name}</span> (
+              {t(`authoring.translations.statuses.${written.status}`)})
             </>
           ) : (
             t("authoring.names.none")
@@ -129,8 +121,7 @@ function NameRow({ item, lang, trainingId }: { item: NameItem; lang: string; tra
             label={t("authoring.names.translation", { language })}
             withAsterisk
             maxLength={CONTENT_LIMITS.name}
-            lang={contentLanguageTag(lang)}
-            dir={isRightToLeft(lang) ? "rtl" : undefined}
+            {...inLanguage(lang)}
             style={{ flex: "1 1 12rem" }}
             {...form.getInputProps("name")}
           />

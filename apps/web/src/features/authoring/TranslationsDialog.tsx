@@ -2,8 +2,6 @@ import {
   type AuthoringQuestion,
   api,
   CONTENT_LIMITS,
-  contentLanguageTag,
-  isRightToLeft,
   type QuestionTranslation,
   type QuestionTranslations,
   type TranslationStatus,
@@ -29,6 +27,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { call, showSuccess } from "../../api/client";
+import { inLanguage } from "../../components/ContentName";
 import { languageName } from "../../components/languageName";
 import { SafeHtml } from "../../components/SafeHtml";
 import { TranslationStatusControl } from "../../components/TranslationStatus";
@@ -210,7 +209,7 @@ function TranslationForm({
   });
   const d = form.getValues();
   // The translation's language and direction on each of its fields; labels and buttons keep the interface's.
-  const inLanguage = { lang: contentLanguageTag(lang), dir: isRightToLeft(lang) ? ("rtl" as const) : undefined };
+  const fieldLanguage = inLanguage(lang);
   return (
     <form onSubmit={form.onSubmit((v) => save.mutate(v))}>
       <Stack gap="md">
@@ -271,7 +270,7 @@ function TranslationForm({
               minRows={2}
               maxLength={CONTENT_LIMITS.questionText}
               required
-              {...inLanguage}
+              {...fieldLanguage}
               {...form.getInputProps("text")}
             />
             {question.answers.map((a, i) => (
@@ -280,7 +279,7 @@ function TranslationForm({
                 label={t("authoring.answerN", { n: i + 1 })}
                 maxLength={CONTENT_LIMITS.answerText}
                 required
-                {...inLanguage}
+                {...fieldLanguage}
                 {...form.getInputProps(`answers.${i}`)}
               />
             ))}
@@ -295,7 +294,7 @@ function TranslationForm({
               </Text>
               <Suspense fallback={<Skeleton h={120} />}>
                 <ExplanationEditor
-                  {...inLanguage}
+                  {...fieldLanguage}
                   key={editorRound}
                   value={d.explanation}
                   onChange={(html) => form.setFieldValue("explanation", html)}
@@ -312,7 +311,7 @@ function TranslationForm({
             <TextInput
               label={t("quiz.hint")}
               maxLength={CONTENT_LIMITS.hint}
-              {...inLanguage}
+              {...fieldLanguage}
               {...form.getInputProps("hint")}
             />
           </Stack>

@@ -1,18 +1,10 @@
-import {
-  can,
-  contentLanguageTag,
-  isRightToLeft,
-  type Language,
-  languageTag,
-  TUTORIAL_TAGS,
-  type TutorialAudience,
-} from "@carecampus/contract";
+import { can, type Language, languageTag, TUTORIAL_TAGS, type TutorialAudience } from "@carecampus/contract";
 import { Alert, Anchor, Paper, SegmentedControl, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { IconInfoCircle } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { authedHref } from "../../api/client";
-import { ContentName } from "../../components/ContentName";
+import { ContentName, inLanguage, useReadingLanguage } from "../../components/ContentName";
 import { PageHeader } from "../../components/PageHeader";
 import { SafeHtml } from "../../components/SafeHtml";
 import { useRequiredSession } from "../../session/store";
@@ -28,8 +20,8 @@ export default function TutorialPage() {
   const { user } = useRequiredSession();
   const staff = can(user.roles, "tutorial.admin");
   const [audience, setAudience] = useState<TutorialAudience>(staff ? "admin" : "employee");
-  // In the language the user takes trainings in where the tutorial has it, else the interface's (German where a page lacks it).
-  const tutorial = useTutorial(audience, user.content_language ?? i18n.language);
+  // German where a page lacks the language.
+  const tutorial = useTutorial(audience, useReadingLanguage());
   const pages = tutorial.data?.pages ?? [];
 
   return (
@@ -81,8 +73,7 @@ export default function TutorialPage() {
               aria-labelledby={`tutorial-${p.key}-title`}
               className={classes.section}
               tabIndex={-1}
-              lang={p.lang === i18n.language ? undefined : contentLanguageTag(p.lang)}
-              dir={isRightToLeft(p.lang) ? "rtl" : undefined}
+              {...(p.lang !== i18n.language && inLanguage(p.lang))}
             >
               <Title order={2} size="h3" id={`tutorial-${p.key}-title`} mb="xs">
                 {p.title}

@@ -1,12 +1,4 @@
-import {
-  api,
-  CONTENT_LANGUAGE_PATTERN,
-  contentLanguageTag,
-  formatDate,
-  isRightToLeft,
-  seesAllFacilities,
-  type WikiPage,
-} from "@carecampus/contract";
+import { api, CONTENT_LANGUAGE_PATTERN, formatDate, seesAllFacilities, type WikiPage } from "@carecampus/contract";
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Paper, Select, Skeleton, Stack, Text } from "@mantine/core";
 import { IconEye, IconHistory, IconPencil, IconPrinter, IconRocket, IconTrash } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -16,7 +8,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ApiError, call, showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { ContentName } from "../../components/ContentName";
+import { ContentName, inLanguage, useReadingLanguage } from "../../components/ContentName";
 import { expiryBadgeProps } from "../../components/ExpiryBadge";
 import { useFacilityParam } from "../../components/FacilityScope";
 import { NotFoundPage } from "../../components/NotFoundPage";
@@ -56,7 +48,8 @@ function WikiPageScreen() {
   // A language code in the address; else the language the reader takes trainings in, else the interface's.
   const asked = search.get("lang");
   const askedLang = asked && CONTENT_LANGUAGE_PATTERN.test(asked) ? asked : null;
-  const lang = askedLang ?? user.content_language ?? i18n.language;
+  const reading = useReadingLanguage();
+  const lang = askedLang ?? reading;
   const draft = search.get("draft") === "true";
   const editing = search.get("edit") === "1";
   const address = { topic, slug, lang, draft, facility };
@@ -279,13 +272,7 @@ function WikiPageScreen() {
           </Suspense>
         ) : (
           <>
-            <Paper
-              withBorder
-              p={{ base: "sm", sm: "lg" }}
-              component="article"
-              lang={contentLanguageTag(page.lang)}
-              dir={isRightToLeft(page.lang) ? "rtl" : undefined}
-            >
+            <Paper withBorder p={{ base: "sm", sm: "lg" }} component="article" {...inLanguage(page.lang)}>
               {page.html.trim() === "" ? (
                 <Text c="dimmed">{t("wiki.emptyPage")}</Text>
               ) : (

@@ -4,7 +4,7 @@ import { IconSearch } from "@tabler/icons-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useRequiredSession } from "../../session/store";
+import { useReadingLanguage } from "../../components/ContentName";
 import { useWikiSearch } from "./queries";
 import { wikiPath } from "./scope";
 import { snippetParts } from "./snippet";
@@ -12,12 +12,10 @@ import classes from "./wiki.module.css";
 
 /** Full-text search over the released pages: ranked hits with the matched words marked. */
 export function WikiSearch({ facility }: { facility: number | null }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [input, setInput] = useState("");
   const [debounced] = useDebouncedValue(input.trim(), 300);
-  // The language the reader reads the wiki in: the one they take trainings in, else the interface's.
-  const lang = useRequiredSession().user.content_language ?? i18n.language;
-  const search = useWikiSearch(debounced, lang, facility);
+  const search = useWikiSearch(debounced, useReadingLanguage(), facility);
   const active = debounced.length >= 2;
   const hits = search.data?.hits ?? [];
   return (

@@ -1,8 +1,6 @@
 import {
   api,
-  contentLanguageTag,
   ErrorCode,
-  isRightToLeft,
   SOURCE_LANGUAGE,
   type TranslationStatus,
   WIKI_SUMMARY_MAX,
@@ -36,6 +34,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, authedHref, call, showError, showSuccess } from "../../../api/client";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { inLanguage } from "../../../components/ContentName";
 import safe from "../../../components/SafeHtml.module.css";
 import { TranslationStatusControl } from "../../../components/TranslationStatus";
 import { useWikiLanguages, wikiLanguageName } from "../languages";
@@ -255,8 +254,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
                 maxLength={WIKI_TITLE_MAX}
                 required
                 style={{ flex: 1 }}
-                lang={contentLanguageTag(loaded.lang)}
-                dir={isRightToLeft(loaded.lang) ? "rtl" : undefined}
+                {...inLanguage(loaded.lang)}
               />
               {languages.length > 1 && (
                 <Select
@@ -329,10 +327,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
                   onImage={() => setDialog("image")}
                 />
               )}
-              <div
-                lang={loaded ? contentLanguageTag(loaded.lang) : undefined}
-                dir={loaded && isRightToLeft(loaded.lang) ? "rtl" : undefined}
-              >
+              <div {...(loaded && inLanguage(loaded.lang))}>
                 <EditorContent editor={editor} />
               </div>
             </div>
