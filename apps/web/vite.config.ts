@@ -102,14 +102,18 @@ export default defineConfig({
       // Rolldown splits code shared by the lazy screens into many small chunks (160 files, 87 of
       // them under 2 KB): a screen loaded about 75 files, each a request and a module to set up,
       // which on a slow phone costs round trips and here most of the browser's time for a page.
-      // Common chunks under 8 KB are copied into the chunks that read them (rolldown keeps one
-      // module state across the copies): 66 files, a screen loads about 35, the login still only
-      // what it needs (e2e/tests/bundle.spec.ts). Styles stay files of their own.
+      // Common chunks under 24 KB (before compression) are copied into the chunks that read them
+      // (rolldown keeps one module state across the copies): 72 files, the start page's first visit
+      // loads 18 scripts (22 at 8 KB; over HTTP/1.1 six requests travel at a time, each a round
+      // trip on a slow phone: `BENCH_ONLY=slow-start npm run bench` about 0.1–0.2 s sooner), the
+      // login still only what it needs (e2e/tests/bundle.spec.ts). The price: the copies make all
+      // scripts together 10 % larger (1.15 MB as Brotli), which the service worker fetches once per
+      // version after the first screen. Styles stay files of their own.
       preserveEntrySignatures: false,
       output: {
         codeSplitting: {
           experimentalInlineCommonChunks: {
-            maxSize: 8 * 1024,
+            maxSize: 24 * 1024,
             exclude: /\.(css|scss|sass|less|styl|stylus|pcss|postcss|sss)(\?|$)/,
           },
         },

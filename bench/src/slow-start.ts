@@ -10,6 +10,10 @@ import { startServer, stopServer } from "./server";
  * throttled like a cheap phone on ward Wi-Fi — the CPU 4× slower, 150 ms round trips, 1.6 Mbit/s
  * down and 750 kbit/s up (Chrome DevTools' "Fast 3G"-like profile) — with nothing cached, and the
  * time until the first topic card is on the screen is taken. Target: within 3 s.
+ *
+ * Two clocks: the page's own (the frame in which the first card was drawn, from the start of the
+ * navigation: what the user sees), and the bench's (from `page.goto` until Playwright has seen the
+ * card, which adds its own polling inside the throttled page: about 0.3–0.5 s here).
  */
 
 const RUNS = Number(process.env.BENCH_SLOW_START_RUNS ?? 5);
@@ -17,10 +21,28 @@ const DEMO_PASSWORD = "Demo-1234!";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
+/** What CARD_CLOCK leaves in the page. */
+interface CardClock {
+  __firstCardMs?: number;
+}
+
 /** What the page's window has that the bench's (Node's) types do not know. */
 interface ServiceWorkerHolder {
   navigator: { serviceWorker: { controller: object | null } };
 }
+
+/**
+ * In the page from its first line: the time (performance.now(), from the navigation's start) of
+ * the animation frame in which the first topic card is in the document — the frame that draws it.
+ * Plain script text: the bench's TypeScript helpers do not exist in the page.
+ */
+const CARD_CLOCK = `
+  new MutationObserver(function (_, observer) {
+    if (!document.querySelector('[data-testid="topic-badge"]')) return;
+    observer.disconnect();
+    requestAnimationFrame(function (now) { window.__firstCardMs = now; });
+  }).observe(document, { childList: true, subtree: true });
+`;
 
 /** The page throttled like a cheap phone on ward Wi-Fi. */
 async function slowPhone(context: BrowserContext, page: Page): Promise<void> {
@@ -58,16 +80,22 @@ export async function benchSlowStart(port: number): Promise<void> {
         const { avatar, language, theme } = user as { avatar?: string; language?: string; theme?: string };
         localStorage.setItem("carecampus.preferences", JSON.stringify({ avatar, language, theme }));
       }, session);
+      await context.addInitScript({ content: CARD_CLOCK });
       return context;
     };
-    /** Opens the start page; the time until the first topic card shows, in ms. */
+    /** Opens the start page; when the first topic card showed, by the page's clock and the bench's, in ms. */
     const untilFirstCard = async (page: Page) => {
       const started = performance.now();
       await page.goto(`${base}/`);
       await page.locator('[data-testid="topic-badge"]').first().waitFor({ timeout: 60_000 });
-      return performance.now() - started;
+      const seen = performance.now() - started;
+      const drawn = await page.waitForFunction(() => (globalThis as unknown as CardClock).__firstCardMs, undefined, {
+        timeout: 60_000,
+      });
+      return { drawn: (await drawn.jsonValue()) as number, seen };
     };
     const times: number[] = [];
+    const seenTimes: number[] = [];
     let scripts = 0;
     let scriptBytes = 0;
     let requests = 0;
@@ -85,7 +113,9 @@ export async function benchSlowStart(port: number): Promise<void> {
         runScripts += 1;
         runBytes += (await request.sizes()).responseBodySize;
       });
-      times.push(await untilFirstCard(page));
+      const { drawn, seen } = await untilFirstCard(page);
+      times.push(drawn);
+      seenTimes.push(seen);
       scripts = runScripts;
       scriptBytes = runBytes;
       requests = runRequests;
@@ -94,6 +124,7 @@ export async function benchSlowStart(port: number): Promise<void> {
     // The next visit of the day: the service worker, installed at the first, serves the app's code
     // from the device; only the page and the data come over the network.
     const again: number[] = [];
+    const againSeen: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await loggedIn();
       const first = await context.newPage();
@@ -106,16 +137,22 @@ export async function benchSlowStart(port: number): Promise<void> {
       await first.close();
       const page = await context.newPage();
       await slowPhone(context, page);
-      again.push(await untilFirstCard(page));
+      const { drawn, seen } = await untilFirstCard(page);
+      again.push(drawn);
+      againSeen.push(seen);
       await context.close();
     }
     const seconds = (values: number[]) =>
       `p50 ${(median(values) / 1000).toFixed(2)} s (runs: ${values.map((t) => (t / 1000).toFixed(2)).join(", ")} s)`;
     console.log("\nslow phone (CPU 4× slower, 150 ms round trips, 1.6 Mbit/s): the employee's start page");
     console.log(
-      `  first visit: first topic card after ${seconds(times)}; ${scripts} script files, ${(scriptBytes / 1024).toFixed(0)} KB of script as sent, ${requests} requests until then`,
+      `  first visit: first topic card drawn after ${seconds(times)}; ${scripts} script files, ${(scriptBytes / 1024).toFixed(0)} KB of script as sent, ${requests} requests until then`,
     );
-    console.log(`  next visit (the app's code from the service worker): first topic card after ${seconds(again)}`);
+    console.log(`    (seen by the bench after ${seconds(seenTimes)})`);
+    console.log(
+      `  next visit (the app's code from the service worker): first topic card drawn after ${seconds(again)}`,
+    );
+    console.log(`    (seen by the bench after ${seconds(againSeen)})`);
   } finally {
     await browser.close();
     await stopServer(server);

@@ -6,6 +6,7 @@ import {
   demoPassiveCourse,
   exactly,
   expectAccessible,
+  expectWordsWhole,
   loginWith,
   openAs,
   type TestUser,
@@ -50,6 +51,8 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
   page,
 }) => {
   const surname = `Kalender${unique()}`;
+  // A long German compound, as training names and labels often are: whole on a phone's list.
+  const label = `Reanimationsunterweisung ${surname}`;
   const team = await createTeam(page.request, ["supervisor", "employee"]);
   const other = await createUser(page.request, { facility: team.facility, name: "Otto", surname });
   const employeeName = `${team.employee.name} ${team.employee.surname}`;
@@ -75,7 +78,7 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
   await choose(page, text("de", "calendar.topic"), TOPIC);
   await choose(page, text("de", "calendar.training"), PASSIVE);
   await dialog.getByLabel(text("de", "calendar.allDay")).check();
-  await dialog.getByRole("textbox", { name: text("de", "calendar.label") }).fill(`Reanimation ${surname}`);
+  await dialog.getByRole("textbox", { name: text("de", "calendar.label") }).fill(label);
   // Everyone of the facility needs the course: all proposed and ticked.
   const invitees = dialog.getByTestId("invitees");
   await expect(invitees.getByRole("checkbox", { name: employeeName })).toBeChecked();
@@ -87,7 +90,7 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
     await expect(select(page, t("calendar.topic"))).toHaveValue(TOPIC);
     await expect(select(page, t("calendar.training"))).toHaveValue(PASSIVE);
     await expect(shown.getByLabel(t("calendar.allDay"))).toBeChecked();
-    await expect(shown.getByRole("textbox", { name: t("calendar.label") })).toHaveValue(`Reanimation ${surname}`);
+    await expect(shown.getByRole("textbox", { name: t("calendar.label") })).toHaveValue(label);
     await expect(shown.getByRole("button", { name: t("calendar.save"), exact: true })).toBeEnabled();
   });
   await expect(save).toBeEnabled();
@@ -96,7 +99,9 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
   await expect(dialog).toBeHidden();
 
   // Edit, in English: the place, and Otto is not coming after all.
-  const event = page.getByTestId("calendar").getByText(`Reanimation ${surname}`).first();
+  const event = page.getByTestId("calendar").getByText(label).first();
+  // The phone's month list: the time above the name, the name's words whole.
+  await expectWordsWhole(page, event, "the calendar's month list");
   await event.click();
   await expect(page.getByRole("dialog", { name: text("de", "calendar.editTitle") })).toBeVisible();
   await alsoInEnglish(page, "the saved edit, then the calendar", async (t) => {

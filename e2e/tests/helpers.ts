@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 
 export const DEMO_PASSWORD = "Demo-1234!";
 /** The password of every user the factories create. */
@@ -536,6 +536,42 @@ async function atPhoneWidth(page: Page, check: () => Promise<void>): Promise<voi
   } finally {
     if (size) await page.setViewportSize(size);
   }
+}
+
+/**
+ * At 360 px no word of `target`'s text is broken across two lines (a line may end at a space, a
+ * hyphen or a dash): a long German compound such as "Brandschutzunterweisung" moves to a line of
+ * its own instead of being split in the middle.
+ */
+export async function expectWordsWhole(page: Page, target: Locator, where: string): Promise<void> {
+  await atPhoneWidth(page, () =>
+    expect
+      .poll(
+        () =>
+          target.evaluate((element) => {
+            const broken: string[] = [];
+            const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const text = node.textContent ?? "";
+              let lineTop: number | undefined;
+              for (let i = 0; i < text.length; i++) {
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getClientRects()[0];
+                if (!rect || /\s/.test(text[i] ?? "")) continue;
+                const top = Math.round(rect.top);
+                if (lineTop !== undefined && Math.abs(top - lineTop) > 2 && !/[\s\-–/]/.test(text[i - 1] ?? " "))
+                  broken.push(`${text.slice(Math.max(0, i - 12), i)}|${text.slice(i, i + 12)}`);
+                lineTop = top;
+              }
+            }
+            return broken;
+          }),
+        { message: `a word broken across lines at 360 px on ${where}` },
+      )
+      .toEqual([]),
+  );
 }
 
 /** At 360 px the page is no wider than the viewport (then back to the project's size). */

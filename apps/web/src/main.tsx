@@ -1,3 +1,5 @@
+// First: what the first screen needs from the network is asked for before the rest is set up.
+import { startSession, texts } from "./app/first-requests";
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import "@mantine/dropzone/styles.css";
@@ -6,18 +8,12 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
 import { whenSettled } from "./app/settled";
 import { startFirstScreen } from "./app/start";
-import { pickLanguage, startI18n } from "./i18n";
-import { preferredLanguage, sessionStore } from "./session/store";
 import { consumeUrlToken } from "./session/url-token";
 
 async function start() {
-  const state = sessionStore.get();
+  // Logged in (and not arriving with a token link): the start page's data comes beside its code.
+  if (startSession) startFirstScreen(startSession.user, window.location.pathname);
   // The first render waits for the language's texts: no untranslated key flashes up.
-  const texts = startI18n(pickLanguage(preferredLanguage(state)));
-  // Logged in (and not arriving with a token link): the first screen's code and data come beside them.
-  if (state.session && !new URLSearchParams(window.location.search).has("token")) {
-    startFirstScreen(state.session.user, window.location.pathname);
-  }
   await texts;
   if (await consumeUrlToken()) return;
   const root = document.getElementById("root");

@@ -1,6 +1,7 @@
 import { api, TUTORIAL_PROMPT_KEY } from "@carecampus/contract";
 import { Button, Group, Modal, Text } from "@mantine/core";
-import { useState } from "react";
+import { useIsFetching } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { call } from "../api/client";
@@ -9,15 +10,25 @@ import { focusPageHeading } from "./focus";
 
 /**
  * Tutorial start-up prompt: yes opens /help, no asks again next session, don't show again
- * tells the server (DELETE /account/help_redirect_dialog).
+ * tells the server (DELETE /account/help_redirect_dialog). It opens once the screen behind it has
+ * its data and has been drawn: on a slow phone the start page shows first (issue 30), and the
+ * dialog's own work does not delay it.
  */
 export function TutorialPrompt() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useRequiredSession();
-  const [open, setOpen] = useState(
-    () => user.show_help_redirect && sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null,
-  );
+  const [due] = useState(() => user.show_help_redirect && sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null);
+  const [open, setOpen] = useState(false);
+  const loading = useIsFetching() > 0;
+  useEffect(() => {
+    if (!due || loading) return;
+    // The second frame from here comes after the screen's next paint.
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => setOpen(sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [due, loading]);
   const dismiss = () => {
     sessionStorage.setItem(TUTORIAL_PROMPT_KEY, "asked");
     setOpen(false);

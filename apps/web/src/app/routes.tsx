@@ -7,18 +7,19 @@ import { textsReady } from "../i18n";
 import { useSessionState } from "../session/store";
 import { RequireAuth } from "./guards";
 import { SessionTimers } from "./SessionTimers";
+import { homeScreen, shellScreen } from "./screens";
 import { useUpdateWaiting } from "./update-state";
 
 // Everything behind the login loads on demand, the shell (menus, icons) too: the login page
 // stays small (issue 13: e2e/tests/bundle.spec.ts).
 // The shell shows once the language's texts behind the login are there too (i18n/index.ts).
-const Shell = lazy(() => Promise.all([import("./Shell"), textsReady()]).then(([m]) => ({ default: m.Shell })));
+const Shell = shellScreen.Component;
 const RequireRole = lazy(() => import("./RequireRole"));
 const LockoutDialog = lazy(() => import("./LockoutDialog"));
 // Loaded once a new version waits (app/service-worker.ts).
 const UpdatePrompt = lazy(() => import("./UpdatePrompt"));
 const NotFoundPage = lazy(() => import("../components/NotFoundPage").then((m) => ({ default: m.NotFoundPage })));
-const HomePage = lazy(() => import("../features/home/HomePage"));
+const HomePage = homeScreen.Component;
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
 const AccountPage = lazy(() => import("../features/account/AccountPage"));
 const TopicPage = lazy(() => import("../features/learning/TopicPage"));

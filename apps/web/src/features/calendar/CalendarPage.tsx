@@ -196,6 +196,8 @@ export default function CalendarPage() {
           eventDrop={(info) => void onDrop(info)}
           noEventsContent={() => t("calendar.noEvents")}
           listItemEventTitleClass={classes.wrap}
+          listItemEventInnerClass={classes.event}
+          listItemEventTimeClass={classes.time}
           // A button's accessible name contains its visible text (WCAG 2.5.3).
           todayText={t("calendar.today")}
           todayHint={t("calendar.today")}
