@@ -14,6 +14,7 @@ import {
   setLanguage,
   type TestUser,
   text,
+  transitionsDone,
 } from "./helpers";
 
 /*
@@ -265,6 +266,9 @@ test.describe("tutorial", () => {
     const { token, user } = await apiLogin(page, employee, employee.password);
     await page.goto(`/?token=${token}`);
     const prompt = page.getByRole("dialog", { name: text("de", "tutorial.title") });
+    // Answered once it stands still (it moves into place after the start page is drawn).
+    await expect(prompt).toBeVisible();
+    await transitionsDone(page);
     await prompt.getByRole("button", { name: exactly("de", "tutorial.never") }).click();
     await expect(prompt).toBeHidden();
     // Closed, the focus is on the start page's title, where reading goes on.

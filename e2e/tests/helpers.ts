@@ -79,7 +79,12 @@ export async function dismissTutorial(page: Page): Promise<void> {
   }, TUTORIAL_PROMPT_KEY);
   if (!prompts) return;
   const dialog = page.getByRole("dialog", { name: /Einführung|introduction/ });
-  await dialog.getByRole("button", { name: /^(Nein|No)$/ }).click();
+  const no = dialog.getByRole("button", { name: /^(Nein|No)$/ });
+  // It opens once the screen behind it is drawn, moving into place: answered when it stands
+  // still, as a user taps it (a click while it still moved landed beside "Nein" once in CI).
+  await expect(no).toBeVisible();
+  await transitionsDone(page);
+  await no.click();
   await expect(dialog).toBeHidden();
 }
 

@@ -486,6 +486,8 @@ test("an administrator writes a facility page that requires confirmation, releas
   const pagePath = new URL(page.url()).pathname;
   const editor = page.getByTestId("wiki-editor");
   const content = editor.getByRole("textbox", { name: text("de", "wiki.editor.content") });
+  // Editable once the new page's revision has loaded (what is typed before would be replaced).
+  await expect(content).toHaveAttribute("contenteditable", "true");
   await content.click();
   await page.keyboard.type("Im Notfall zuerst die Wohnbereichsleitung anrufen.");
   // Saved in English (the German toast: the editor's own tests above).

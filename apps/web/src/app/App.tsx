@@ -38,6 +38,13 @@ export function App() {
       },
       classNames: { day: dates.day },
     };
+    // A select's list scrolls itself rather than a scroll area inside it: the list is the
+    // combobox's popup, which the arrow keys move through from the field (aria-activedescendant),
+    // and is then not a scrolling region no key reaches (axe's scrollable-region-focusable).
+    const selectList = {
+      defaultProps: { withScrollArea: false },
+      styles: { options: { maxHeight: 220, overflowY: "auto" as const } },
+    };
     return mergeThemeOverrides(base, {
       respectReducedMotion: true,
       components: {
@@ -54,6 +61,8 @@ export function App() {
           defaultProps: { ...datePicker.defaultProps, popoverProps: { returnFocus: true } },
         },
         DatePicker: datePicker,
+        Select: selectList,
+        MultiSelect: selectList,
         // The arrows of a pagination named (the pages are their numbers).
         Pagination: {
           defaultProps: {

@@ -131,6 +131,9 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
         "data-testid": "wiki-editor-content",
       },
     },
+    // Not editable until the revision has loaded (load below): what is typed before would be
+    // replaced by it (on a slow phone a new page's first words were lost).
+    editable: false,
     onUpdate: () => setDirty(true),
     // Commands need the mounted view: the first text is set once the editor reports it exists.
     onCreate: () => setReady(true),
@@ -138,6 +141,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
 
   /** The newest revision in `lang` (the server answers German where the page lacks it). */
   const load = async (lang: string) => {
+    editor?.setEditable(false, false);
     const newest = await fetchWikiPage({ topic: page.topic.key, slug: page.slug, lang, draft: true, facility });
     const newTranslation = newest.lang !== lang;
     const written = newest.translations.find((x) => x.lang === lang);
@@ -167,6 +171,7 @@ export default function WikiEditor({ page, facility, lang: asked, onCancel, onSa
       contentType: "markdown",
       emitUpdate: false,
     });
+    editor?.setEditable(true, false);
     setDirty(false);
   };
 
