@@ -15,23 +15,30 @@ import { focusPageHeading } from "./focus";
  * dialog's own work does not delay it.
  */
 export function TutorialPrompt() {
+  const { user } = useRequiredSession();
+  // Decided once: the user's setting, and whether this tab has asked already. Who does not get
+  // the prompt does not follow the screen's requests either.
+  const [due] = useState(() => user.show_help_redirect && sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null);
+  return due ? <DuePrompt /> : null;
+}
+
+function DuePrompt() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useRequiredSession();
-  const [due] = useState(() => user.show_help_redirect && sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null);
-  const [open, setOpen] = useState(false);
+  const [state, setState] = useState<"waiting" | "open" | "answered">("waiting");
   const loading = useIsFetching() > 0;
   useEffect(() => {
-    if (!due || loading) return;
+    if (state !== "waiting" || loading) return;
     // The second frame from here comes after the screen's next paint.
     let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(() => setOpen(sessionStorage.getItem(TUTORIAL_PROMPT_KEY) === null));
+      frame = requestAnimationFrame(() => setState("open"));
     });
     return () => cancelAnimationFrame(frame);
-  }, [due, loading]);
+  }, [state, loading]);
   const dismiss = () => {
     sessionStorage.setItem(TUTORIAL_PROMPT_KEY, "asked");
-    setOpen(false);
+    setState("answered");
   };
   const never = async () => {
     dismiss();
@@ -40,7 +47,7 @@ export function TutorialPrompt() {
   };
   return (
     <Modal
-      opened={open}
+      opened={state === "open"}
       onClose={dismiss}
       title={t("tutorial.title")}
       centered
