@@ -13,6 +13,11 @@ export default defineConfig({
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/web/src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
           environment: "node",
+          // The component tests render whole screens in jsdom, and their waits give the screen up
+          // to 10 s (test/render.tsx asyncUtilTimeout); Vitest's 5 s default cut a test off before
+          // its own wait ran out when the browser lane kept both cores busy (a CI run: a form's
+          // first test took over 5 s there, 1.7 s on a quiet machine).
+          testTimeout: 20_000,
         },
       },
       {
