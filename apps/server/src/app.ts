@@ -93,6 +93,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorateRequest("actor", null);
   app.decorateRequest("authTime", null);
   app.decorateRequest("tokenRefused", false);
+  app.decorateRequest("sessionCheck", null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -123,6 +124,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // is 2 MB of JSON, a tenth of that gzipped); files already compressed (xlsx, PDF, images,
   // video) are left as they are, by their content type.
   await app.register(fastifyCompress, { threshold: 1024, encodings: ["br", "gzip"] });
+  // A route whose guard took the session's user from memory answers only once its statement
+  // confirmed it (security/session-cache.ts SessionCheck): a route that forgot fails here.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (request.sessionCheck && !request.sessionCheck.confirmed && reply.statusCode < 400) {
+      done(new Error(`${request.routeOptions.url}: the session was not confirmed by the route's statement`));
+    } else done(null, payload);
+  });
   // Server-Timing: the server's own share of a response (handler and serialisation), visible
   // in the browser's devtools and read by `npm run bench` apart from the network.
   app.addHook("onSend", async (request, reply, payload) => {

@@ -1,5 +1,5 @@
 import { type Catalogue, ErrorCode, type TrainingMatrix, type TrainingMatrixSave } from "@carecampus/contract";
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { type Actor, assertMay } from "../access/policy";
 import { requireUser } from "../access/scope";
 import { auditSubject } from "../audit/people";
@@ -24,7 +24,7 @@ export function isAssigned(userId: number | SQL, trainingId: number | SQL): SQL 
  * Decision 6 for one user as a JSON value (a select's column): the ids of the trainings in the
  * user's matrix, or null when the user has none (every training is assigned).
  */
-export function assignedTrainingIdsJson(userId: number): SQL {
+export function assignedTrainingIdsJson(userId: number | Placeholder): SQL {
   return sql`case when exists (select 1 from "training_matrices" m where m."user_id" = ${userId})
     then coalesce((select json_agg(e."training_id") from "training_matrix_entries" e where e."user_id" = ${userId}), '[]'::json) end`;
 }

@@ -199,6 +199,12 @@ export class ChangeCache<K, V> {
     });
   }
 
+  /** Drops what is kept for `key` (found out of date some other way than the feed). */
+  forget(key: K): void {
+    this.#epoch++;
+    this.#entries.delete(key);
+  }
+
   async get(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
     if (!this.feed.live) return load();
     const hit = this.#entries.get(key);

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { type AnswerResult, ErrorCode } from "@carecampus/contract";
-import { lt, type SQL, sql } from "drizzle-orm";
+import { lt, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { answerRequests } from "../db/schema";
 import { AppError } from "../errors";
@@ -38,7 +38,7 @@ export interface KeptAnswer {
  * statement the answer's transaction reads the learner's progress with (progress.ts learnerRows,
  * under the learner's quiz lock): no statement of its own on the answer's path.
  */
-export function keptAnswerJson(userId: number, key: string): SQL {
+export function keptAnswerJson(userId: number | Placeholder, key: string | Placeholder): SQL {
   return sql`(select json_build_object('request', r."request", 'response', r."response")
     from "answer_requests" r where r."user_id" = ${userId} and r."key" = ${key})`;
 }

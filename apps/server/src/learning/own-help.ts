@@ -1,5 +1,5 @@
 import type { OwnHelp } from "@carecampus/contract";
-import { type SQL, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 
 /*
@@ -13,7 +13,7 @@ import type { Db, Tx } from "../db/client";
  * statement its transaction reads anyway (learning/progress.ts), a round trip and a pooled
  * connection fewer. ownHelpOf turns it into the quiz's OwnHelp.
  */
-export function ownHelpJson(userId: number, questionId: number): SQL {
+export function ownHelpJson(userId: number | Placeholder, questionId: number | Placeholder): SQL {
   return sql`coalesce((select json_agg(json_build_array(h.open, h.text, h.by, h.at) order by h.created desc, h.id desc)
     from (select hr."handled_at" is null as open, rp."text" as text, rp."author_name" as by,
         floor(extract(epoch from rp."created_at") * 1000) as at, hr."created_at" as created, hr."id" as id

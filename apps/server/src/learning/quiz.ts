@@ -17,6 +17,7 @@ import type { Db, Tx } from "../db/client";
 import { lockForTransaction } from "../db/locks";
 import { certificates, quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
+import type { SessionCheck } from "../security/session-cache";
 import { answerRequestHash, keepAnswer, replayedAnswer } from "./answer-keys";
 import { type CachedQuestion, type ContentView, contentView, liveVersion } from "./content-cache";
 import {
@@ -152,8 +153,10 @@ export async function nextQuestion(
   practice = false,
   /** The content language wanted (QuizQuery.lang). */
   lang: string = SOURCE_LANGUAGE,
+  /** The session to confirm with the progress (security/session-cache.ts SessionCheck). */
+  session?: SessionCheck,
 ): Promise<NextQuestion> {
-  const snapshot = await loadSnapshot(db, userId, now, zone, { attemptsOf: path.questionnaireId });
+  const snapshot = await loadSnapshot(db, userId, now, zone, { attemptsOf: path.questionnaireId, session });
   const { view } = snapshot.content;
   const loc = locate(snapshot, path);
   const cycle = quizCycle(loc, allowAgain, practice);
@@ -241,6 +244,8 @@ export async function submitAnswer(
   idempotencyKey?: string,
   /** The content language of the explanation and hint (QuizQuery.lang). */
   lang: string = SOURCE_LANGUAGE,
+  /** The session to confirm with the progress, under the lock (security/session-cache.ts SessionCheck). */
+  session?: SessionCheck,
 ): Promise<AnswerResult> {
   const userId = learner.id;
   const view = await contentView(db);
@@ -380,6 +385,7 @@ export async function submitAnswer(
       attemptsOf: path.questionnaireId,
       helpOf: question.id,
       ...(idempotencyKey !== undefined && { answerKey: idempotencyKey }),
+      session,
     });
     if (snapshot.kept) return replayedAnswer(snapshot.kept, request);
     const answer = await result(tx, await record(tx, snapshot));

@@ -4,13 +4,15 @@ import { mayEditQuestionnaire } from "../access/policy";
 import { dbClock } from "../deps";
 import { AppError } from "../errors";
 import { route } from "../http/route";
-import { actorOf, authenticate } from "../security/guards";
+import { actorOf, authenticate, sessionCheckOf } from "../security/guards";
 import { loadSnapshot, namesIn, type Snapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 import { getUserProgress } from "./user-progress";
 
-// Learning is the employee's: other roles have no trainings (spec §2).
-const learner = authenticate({ admit: "learning.take" });
+// Learning is the employee's: other roles have no trainings (spec §2). Every learning route reads
+// the learner's progress in one statement first, which confirms the session the guard took from
+// memory (security/session-cache.ts SessionCheck): no statement of its own for the session.
+const learner = authenticate({ admit: "learning.take", confirmedByStatement: true });
 
 export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.deps.database;
@@ -37,7 +39,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const now = app.deps.now();
       const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
       const names = namesFor(snapshot, actor);
       return snapshot.topics.map((t) => toTopic(t, now, zone, names));
     },
@@ -52,7 +54,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const now = app.deps.now();
       const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
       const topic = snapshot.topics.find((t) => t.id === request.params.id);
       if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
       const names = namesFor(snapshot, actor);
@@ -72,7 +74,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const now = app.deps.now();
       const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone);
+      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
       const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
       const names = namesFor(snapshot, actor);
       return {
@@ -105,6 +107,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         allowAgain(),
         request.query.practice === "true",
         contentLanguage(request.query.lang, actorOf(request)),
+        sessionCheckOf(request),
       ),
   );
 
@@ -131,6 +134,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
         request.query.practice === "true",
         request.headers[IDEMPOTENCY_KEY_HEADER],
         contentLanguage(request.query.lang, actorOf(request)),
+        sessionCheckOf(request),
       ),
   );
 

@@ -2,7 +2,7 @@ import { ErrorCode } from "@carecampus/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Action, type Actor, assertMay } from "../access/policy";
 import { AppError } from "../errors";
-import { sessionUser } from "./session-cache";
+import { type SessionCheck, sessionUser, sessionUserToConfirm } from "./session-cache";
 
 export type { Actor };
 
@@ -13,6 +13,8 @@ declare module "fastify" {
     authTime: number | null;
     /** The request carried a token that was refused (counted per IP: security/scan-limit.ts). */
     tokenRefused: boolean;
+    /** The session's user as the guard admitted it from memory, for the route's statement to confirm. */
+    sessionCheck: SessionCheck | null;
   }
 }
 
@@ -34,6 +36,12 @@ export interface GuardOptions {
   admit?: Action | readonly Action[];
   /** Accept `?token=` (ARCHITECTURE decision 9: download and static-file endpoints only). */
   queryToken?: boolean;
+  /**
+   * The route's first statement reads the user and confirms the session (session-cache.ts
+   * SessionCheck, sessionCheckOf): the guard takes the user from memory. A route that answers
+   * without confirming fails (app.ts), so none can forget to.
+   */
+  confirmedByStatement?: boolean;
 }
 
 /**
@@ -50,7 +58,12 @@ export function authenticate(options: GuardOptions = {}) {
       if (err instanceof AppError && err.code === ErrorCode.sessionExpired) request.tokenRefused = true;
       throw err;
     });
-    const user = await sessionUser(database.db, Number(claims.sub));
+    let user: Awaited<ReturnType<typeof sessionUser>>;
+    if (options.confirmedByStatement) {
+      const found = await sessionUserToConfirm(database.db, Number(claims.sub), claims.ver);
+      user = found.user;
+      request.sessionCheck = found.check;
+    } else user = await sessionUser(database.db, Number(claims.sub));
     if (!user || user.tokenVersion !== claims.ver) {
       request.tokenRefused = true;
       throw new AppError(ErrorCode.sessionExpired, "Session expired");
@@ -75,6 +88,11 @@ export function authenticate(options: GuardOptions = {}) {
 export function authTimeOf(request: FastifyRequest): number {
   if (request.authTime === null) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
   return request.authTime;
+}
+
+/** What the route's statement must confirm of the session (null: nothing, memory is exact). */
+export function sessionCheckOf(request: FastifyRequest): SessionCheck | undefined {
+  return request.sessionCheck ?? undefined;
 }
 
 /** The actor of a request that passed `authenticate`. */
