@@ -3,6 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { parse } from "yaml";
 import {
   alsoInEnglish,
+  answerTutorial,
   apiLogin,
   createTeam,
   exactly,
@@ -14,7 +15,6 @@ import {
   setLanguage,
   type TestUser,
   text,
-  transitionsDone,
 } from "./helpers";
 
 /*
@@ -265,12 +265,7 @@ test.describe("tutorial", () => {
     const { employee } = await createTeam(page.request, ["employee"]);
     const { token, user } = await apiLogin(page, employee, employee.password);
     await page.goto(`/?token=${token}`);
-    const prompt = page.getByRole("dialog", { name: text("de", "tutorial.title") });
-    // Answered once it stands still (it moves into place after the start page is drawn).
-    await expect(prompt).toBeVisible();
-    await transitionsDone(page);
-    await prompt.getByRole("button", { name: exactly("de", "tutorial.never") }).click();
-    await expect(prompt).toBeHidden();
+    await answerTutorial(page, exactly("de", "tutorial.never"));
     // Closed, the focus is on the start page's title, where reading goes on.
     await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
     await expect

@@ -78,13 +78,20 @@ export async function dismissTutorial(page: Page): Promise<void> {
     return user.show_help_redirect === true && sessionStorage.getItem(key) === null && !qmDue;
   }, TUTORIAL_PROMPT_KEY);
   if (!prompts) return;
+  await answerTutorial(page, /^(Nein|No)$/);
+}
+
+/**
+ * Answers the tutorial start-up prompt with the button named `button`. It opens once the screen
+ * behind it is drawn, moving into place: answered when it stands still, as a user taps it (a
+ * click while it still moved landed beside "Nein" once in CI).
+ */
+export async function answerTutorial(page: Page, button: RegExp): Promise<void> {
   const dialog = page.getByRole("dialog", { name: /Einführung|introduction/ });
-  const no = dialog.getByRole("button", { name: /^(Nein|No)$/ });
-  // It opens once the screen behind it is drawn, moving into place: answered when it stands
-  // still, as a user taps it (a click while it still moved landed beside "Nein" once in CI).
-  await expect(no).toBeVisible();
+  const answer = dialog.getByRole("button", { name: button });
+  await expect(answer).toBeVisible();
   await transitionsDone(page);
-  await no.click();
+  await answer.click();
   await expect(dialog).toBeHidden();
 }
 
@@ -330,6 +337,21 @@ export async function setPreference(
   });
   expect(res.status(), await res.text()).toBe(200);
   // A kept token carries the old language: the next call logs in again.
+  tokens.delete(tokenKey(who));
+}
+
+/**
+ * Turns the tutorial start-up prompt off for `who` ("Nicht mehr fragen", through the API), for a
+ * test about something else whose clock must not wait for the prompt: the 3-s session of
+ * lockout.spec ended while a loaded machine was still answering the prompt.
+ */
+export async function turnOffTutorialPrompt(request: APIRequestContext, who: TestUser): Promise<void> {
+  const { token } = await loginWith(request, who);
+  const res = await request.delete("/api/account/help_redirect_dialog", {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  // The kept token's user still says the prompt is on: the next call logs in again.
   tokens.delete(tokenKey(who));
 }
 

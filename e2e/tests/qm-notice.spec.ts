@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createTeam, expectAccessible, openAs, transitionsDone } from "./helpers";
+import { answerTutorial, createTeam, expectAccessible, openAs } from "./helpers";
 
 const COOKIE = "dont-show-carely-qm-msg-again";
 const days = (expires: number) => Math.round((expires * 1000 - Date.now()) / 86_400_000);
@@ -50,8 +50,6 @@ test("the QM notice and the tutorial prompt open one after the other, never stac
   await expect(notice).toBeHidden();
   await expect(tutorial).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(1);
-  // Answered once it stands still (it moves into place).
-  await transitionsDone(page);
-  await tutorial.getByRole("button", { name: "Nein" }).click();
+  await answerTutorial(page, /^Nein$/);
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });

@@ -174,7 +174,8 @@ export async function sessionUserToConfirm(
  */
 export function confirmSession(check: SessionCheck, row: SessionColumns | undefined): void {
   const { user } = check;
-  const roles = row?.[5] ?? [];
+  // As loadSessionUser reads them: the roles the app knows.
+  const roles = ROLES.filter((role) => row?.[5]?.includes(role));
   const same =
     row !== undefined &&
     row[6] === true &&
