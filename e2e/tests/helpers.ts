@@ -340,21 +340,6 @@ export async function setPreference(
   tokens.delete(tokenKey(who));
 }
 
-/**
- * Turns the tutorial start-up prompt off for `who` ("Nicht mehr fragen", through the API), for a
- * test about something else whose clock must not wait for the prompt: the 3-s session of
- * lockout.spec ended while a loaded machine was still answering the prompt.
- */
-export async function turnOffTutorialPrompt(request: APIRequestContext, who: TestUser): Promise<void> {
-  const { token } = await loginWith(request, who);
-  const res = await request.delete("/api/account/help_redirect_dialog", {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  // The kept token's user still says the prompt is on: the next call logs in again.
-  tokens.delete(tokenKey(who));
-}
-
 /** A demo training's address and its questionnaires' addresses, read as the learner (the API the page uses). */
 export async function trainingPlace(
   request: APIRequestContext,

@@ -29,6 +29,16 @@ export interface SessionUser {
   roles: Role[];
 }
 
+/** The user's roles, ordered (null without any), for a statement with "users" in its FROM. */
+const ROLES_OF_USER = sql<
+  Role[] | null
+>`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`;
+
+/** The session's user as the app keeps it: only the roles the app knows, in its order. */
+function asSessionUser(row: Omit<SessionUser, "roles"> & { roles: readonly string[] | null }): SessionUser {
+  return { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) };
+}
+
 function sessionUserQuery(db: Db | Tx, id: number | Placeholder) {
   return (
     db
@@ -39,9 +49,7 @@ function sessionUserQuery(db: Db | Tx, id: number | Placeholder) {
         surname: users.surname,
         facilityId: users.facilityId,
         tokenVersion: users.tokenVersion,
-        roles: sql<
-          Role[] | null
-        >`(select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id")`,
+        roles: ROLES_OF_USER,
       })
       .from(users)
       // A former employee has no session (issue 28): archiving also raises token_version.
@@ -77,7 +85,7 @@ export async function loadSessionUser(db: Db | Tx, id: number): Promise<SessionU
     rows = await query.execute({ id });
   }
   const row = rows[0];
-  return row ? { ...row, roles: ROLES.filter((role) => row.roles?.includes(role)) } : undefined;
+  return row ? asSessionUser(row) : undefined;
 }
 
 /** Sessions kept per database; the oldest leave first beyond this many users. */
@@ -90,16 +98,21 @@ function userOf(payload: string): number | undefined {
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
-/** The session's user: from memory where every change is heard before it is answered, else from the database. */
-export function sessionUser(db: Db, id: number): Promise<SessionUser | undefined> {
-  const feed = changeFeedOf(db);
-  if (!feed || feed.shared) return loadSessionUser(db, id);
+/** The sessions kept in memory for a database's change feed, dropped as the feed says users change. */
+function cacheOf(feed: ChangeFeed): ChangeCache<number, SessionUser> {
   let cache = caches.get(feed);
   if (!cache) {
     cache = new ChangeCache(feed, "cc_session", userOf, MAX_SESSIONS);
     caches.set(feed, cache);
   }
-  return cache.get(id, () => loadSessionUser(db, id));
+  return cache;
+}
+
+/** The session's user: from memory where every change is heard before it is answered, else from the database. */
+export function sessionUser(db: Db, id: number): Promise<SessionUser | undefined> {
+  const feed = changeFeedOf(db);
+  if (!feed || feed.shared) return loadSessionUser(db, id);
+  return cacheOf(feed).get(id, () => loadSessionUser(db, id));
 }
 
 /*
@@ -123,9 +136,7 @@ export interface SessionCheck {
 
 /** A user's session columns as one JSON array, for a statement that has "users" in its FROM. */
 export const SESSION_COLUMNS: SQL = sql`json_build_array("users"."login", "users"."name", "users"."surname",
-  "users"."facility_id", "users"."token_version",
-  (select array_agg(ur."role" order by ur."role") from "user_roles" ur where ur."user_id" = "users"."id"),
-  ${currentMember})`;
+  "users"."facility_id", "users"."token_version", ${ROLES_OF_USER}, ${currentMember})`;
 
 /** SESSION_COLUMNS as a statement returns them. */
 export type SessionColumns = [
@@ -137,8 +148,6 @@ export type SessionColumns = [
   roles: Role[] | null,
   member: boolean,
 ];
-
-const confirmCaches = new WeakMap<ChangeFeed, ChangeCache<number, SessionUser>>();
 
 /**
  * The session's user for a guard whose route confirms it (SessionCheck): from memory on either
@@ -152,12 +161,7 @@ export async function sessionUserToConfirm(
 ): Promise<{ user: SessionUser | undefined; check: SessionCheck | null }> {
   const feed = changeFeedOf(db);
   if (!feed?.shared) return { user: await sessionUser(db, id), check: null };
-  let cache = confirmCaches.get(feed);
-  if (!cache) {
-    cache = new ChangeCache(feed, "cc_session", userOf, MAX_SESSIONS);
-    confirmCaches.set(feed, cache);
-  }
-  const kept = cache;
+  const kept = cacheOf(feed);
   const user = await kept.get(id, () => loadSessionUser(db, id));
   if (!user || user.tokenVersion !== tokenVersion) {
     // A new login's token may come before this server heard of the change that made it.
@@ -174,18 +178,23 @@ export async function sessionUserToConfirm(
  */
 export function confirmSession(check: SessionCheck, row: SessionColumns | undefined): void {
   const { user } = check;
-  // As loadSessionUser reads them: the roles the app knows.
-  const roles = ROLES.filter((role) => row?.[5]?.includes(role));
+  const now =
+    row?.[6] === true
+      ? asSessionUser({
+          id: user.id,
+          login: row[0],
+          name: row[1],
+          surname: row[2],
+          facilityId: row[3],
+          tokenVersion: row[4],
+          roles: row[5],
+        })
+      : undefined;
   const same =
-    row !== undefined &&
-    row[6] === true &&
-    row[0] === user.login &&
-    row[1] === user.name &&
-    row[2] === user.surname &&
-    row[3] === user.facilityId &&
-    row[4] === user.tokenVersion &&
-    roles.length === user.roles.length &&
-    user.roles.every((role) => roles.includes(role));
+    now !== undefined &&
+    (Object.keys(user) as (keyof SessionUser)[]).every((key) =>
+      key === "roles" ? now.roles.join() === user.roles.join() : now[key] === user[key],
+    );
   if (same) {
     check.confirmed = true;
     return;
