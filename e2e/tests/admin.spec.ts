@@ -1,5 +1,14 @@
 import { expect, test } from "@playwright/test";
-import { createFacility, createTeam, createUser, expectAccessible, openAs, setLanguage, unique } from "./helpers";
+import {
+  createFacility,
+  createTeam,
+  createUser,
+  expectAccessible,
+  goInApp,
+  openAs,
+  setLanguage,
+  unique,
+} from "./helpers";
 
 test("an administrator creates, edits and deletes an employee @phone", async ({ page }) => {
   const { facility, administrator, employee } = await createTeam(page.request, ["administrator", "employee"]);
@@ -9,7 +18,7 @@ test("an administrator creates, edits and deletes an employee @phone", async ({ 
   // The facility has fewer users than the threshold: the full list shows.
   await expect(page.getByTestId("user-card").filter({ hasText: `Emma ${employee.surname}` })).toBeVisible();
 
-  await page.goto("/edituser");
+  await goInApp(page, "/edituser");
   await expect(page.getByRole("heading", { name: "Neues Profil" })).toBeVisible();
   const save = page.getByRole("button", { name: "Speichern" });
   await expect(save).toBeDisabled();

@@ -7,6 +7,7 @@ import {
   exactly,
   expectAccessible,
   expectWordsWhole,
+  goInApp,
   loginWith,
   openAs,
   type TestUser,
@@ -150,7 +151,7 @@ test("a supervisor plans a passive training with the proposed invitees, edits it
   await again.getByRole("button", { name: exactly("de", "common.cancel") }).click();
 
   // The overview shows the course as passed.
-  await page.goto("/progress");
+  await goInApp(page, "/progress");
   await page.getByTestId("topic-chips").getByText(TOPIC).click();
   const course = page.getByTestId("training-status").filter({ hasText: "Reanimationstraining" });
   const green = course.locator('[data-testid="status-group"][data-colour="green"]');

@@ -9,6 +9,7 @@ import {
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
+  goInApp,
   loginWith,
   openAs,
   runTimers,
@@ -159,7 +160,7 @@ test("an employee asks for help in the quiz, the supervisor answers it, the empl
   });
 
   // ... and beside the question, when the quiz asks it again in the next round.
-  await page.goto(quiz);
+  await goInApp(page, quiz);
   await page.getByRole("checkbox").check();
   await page.getByRole("button", { name: exactly("de", "quiz.goToQuestion") }).click();
   for (let step = 0; step < 12; step++) {
@@ -196,7 +197,7 @@ test("a supervisor closes a request without an answer; another facility's reques
 
   await openAs(page, other.supervisor, "/helprequests", other.supervisor.password);
   await expect(page.getByTestId("help-empty")).toBeVisible();
-  await page.goto("/helprequests/1");
+  await goInApp(page, "/helprequests/1");
   await expect(page.getByTestId("help-missing")).toBeVisible();
 
   await openAs(page, team.supervisor, "/helprequests/1", team.supervisor.password);
@@ -207,7 +208,7 @@ test("a supervisor closes a request without an answer; another facility's reques
 
 test.describe("tutorial", () => {
   test("the start-up prompt leads an employee to the employee version @phone", async ({ page }) => {
-    const { employee } = await createTeam(page.request, ["employee"]);
+    const { employee } = await createTeam(page.request, ["employee"], { tutorialPrompt: true });
     const { token } = await apiLogin(page, employee, employee.password);
     await page.goto(`/?token=${token}`);
     const prompt = page.getByRole("dialog", { name: text("de", "tutorial.title") });
@@ -262,7 +263,7 @@ test.describe("tutorial", () => {
   });
 
   test("'don't show again' turns the prompt off for good", async ({ page }) => {
-    const { employee } = await createTeam(page.request, ["employee"]);
+    const { employee } = await createTeam(page.request, ["employee"], { tutorialPrompt: true });
     const { token, user } = await apiLogin(page, employee, employee.password);
     await page.goto(`/?token=${token}`);
     await answerTutorial(page, exactly("de", "tutorial.never"));
@@ -290,10 +291,10 @@ test("the help screens pass axe, with a request open", async ({ page }) => {
   await openAs(page, team.supervisor, "/helprequests", team.supervisor.password);
   await page.getByTestId("help-item").first().getByRole("button").first().click();
   await expectAccessible(page, "/helprequests");
-  await page.goto("/helprequests/2");
+  await goInApp(page, "/helprequests/2");
   await expect(page.getByTestId("help-answers")).toBeVisible();
   await expectAccessible(page, "/helprequests/2");
-  await page.goto("/help");
+  await goInApp(page, "/help");
   await expect(page.getByTestId("tutorial")).toBeVisible();
   await expectAccessible(page, "/help");
 });

@@ -202,6 +202,12 @@ export interface UserSpec {
   salutation?: "Mr" | "Ms" | "-";
   activities?: number[];
   qualifications?: number[];
+  /**
+   * The tutorial's start-up prompt (spec §5) greets the user's new sessions: only for the tests
+   * of the prompt itself. Otherwise it is turned off as the user's 'don't ask again' does (DELETE
+   * /account/help_redirect_dialog), so no test of another screen spends a dialog per page load.
+   */
+  tutorialPrompt?: boolean;
 }
 
 /** A new user through POST /api/auth/admin/users, with TEST_PASSWORD. */
@@ -225,13 +231,16 @@ export async function createUser(request: APIRequestContext, spec: UserSpec = {}
   const res = await request.post("/api/auth/admin/users", { headers: await superchris(request), data: user });
   expect(res.status(), await res.text()).toBe(200);
   const { id } = (await res.json()) as { id: number };
-  return { id, login: user.login, password: user.password, name, surname: user.surname, roles: user.roles };
+  const made = { id, login: user.login, password: user.password, name, surname: user.surname, roles: user.roles };
+  if (!spec.tutorialPrompt) await callApi(request, made, "DELETE", "/account/help_redirect_dialog");
+  return made;
 }
 
 /** A facility with one user of each given role in it (employee by default). */
 export async function createTeam<const R extends Role>(
   request: APIRequestContext,
   roles: readonly R[],
+  { tutorialPrompt = false }: Pick<UserSpec, "tutorialPrompt"> = {},
 ): Promise<{ facility: Facility } & Record<R, TestUser>> {
   const facility = await createFacility(request);
   const team = { facility } as { facility: Facility } & Record<R, TestUser>;
@@ -241,6 +250,7 @@ export async function createTeam<const R extends Role>(
       roles: [role],
       facility: facilityless ? null : facility,
       name: NAMES[role],
+      tutorialPrompt,
     });
   }
   return team;

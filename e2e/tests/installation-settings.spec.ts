@@ -6,6 +6,8 @@ import {
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
+  goInApp,
+  loginWith,
   openAs,
   openUserMenu,
   text,
@@ -57,9 +59,9 @@ test("the version dialog names the content package's version", async ({ page }) 
 
 test("without the question type the quiz shows only the round above the answers", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
-  const session = await openAs(page, employee, "/");
-  const { quizzes } = await trainingPlace(page.request, session.token, "Brandschutz", "Brandschutz im Pflegeheim");
-  await page.goto(quizzes[0] ?? "");
+  const { token } = await loginWith(page.request, employee, employee.password);
+  const { quizzes } = await trainingPlace(page.request, token, "Brandschutz", "Brandschutz im Pflegeheim");
+  await openAs(page, employee, quizzes[0] ?? "", employee.password);
   await closeStartupDialogs(page);
   await page.getByText(text("de", "quiz.independence.confirm")).click();
   await page.getByRole("button", { name: exactly("de", "quiz.goToQuestion") }).click();
@@ -72,15 +74,15 @@ test("without the question type the quiz shows only the round above the answers"
 
 test("the training page names the law that makes the training mandatory (show-legal-compliance)", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
-  await page.clock.install();
-  const session = await openAs(page, employee, "/");
+  const { token } = await loginWith(page.request, employee, employee.password);
   const food = await trainingPlace(
     page.request,
-    session.token,
+    token,
     "Hygiene und Infektionsschutz",
     "Lebensmittelhygiene und Belehrung nach IfSG §§ 42, 43",
   );
-  await page.goto(food.trainingPath);
+  await page.clock.install();
+  await openAs(page, employee, food.trainingPath, employee.password);
   await closeStartupDialogs(page);
   const legal = page.getByTestId("legal-basis");
   await expect(legal).toContainText(text("de", "training.legalBasis"));
@@ -97,13 +99,8 @@ test("the training page names the law that makes the training mandatory (show-le
   await expectNoSidewaysScroll(page, "the training page with its legal basis");
 
   // A training no law requires names none.
-  const dementia = await trainingPlace(
-    page.request,
-    session.token,
-    "Begleitung von Menschen mit Demenz",
-    "Demenz verstehen",
-  );
-  await page.goto(dementia.trainingPath);
+  const dementia = await trainingPlace(page.request, token, "Begleitung von Menschen mit Demenz", "Demenz verstehen");
+  await goInApp(page, dementia.trainingPath);
   await expect(page.getByRole("heading", { name: "Demenz verstehen" })).toBeVisible();
   await expect(page.getByTestId("legal-basis")).toHaveCount(0);
 });

@@ -8,6 +8,7 @@ import {
   exactly,
   expectAccessible,
   expectNothingCutOff,
+  goInApp,
   loginWith,
   openAs,
   runTimers,
@@ -156,7 +157,7 @@ test("an employee learns a whole training, with one wrong answer, and holds the 
   expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
   await expect(page.getByTestId("questionnaire").first()).toHaveAttribute("data-finished", "true");
 
-  await page.goto("/profile");
+  await goInApp(page, "/profile");
   const held = page.getByTestId("my-certificate").filter({ hasText: "Schweigepflicht" });
   await expect(held).toBeVisible();
   await expect(page.getByTestId("progress-ring")).toBeVisible();

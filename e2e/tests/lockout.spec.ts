@@ -1,12 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { callApi, createTeam, expectAccessible, openAs, runTimers, setPreference } from "./helpers";
+import { createTeam, expectAccessible, openAs, runTimers, setPreference } from "./helpers";
 
 // This project's server ends sessions after 0.05 minutes (3 s) without activity. Its users have the
-// tutorial prompt turned off ("Nicht mehr fragen"): answering it took longer than the session lasts
-// on a loaded machine once.
+// tutorial prompt turned off, as every user the factories make unless a test asks for it
+// (helpers.createUser): answering it took longer than the session lasts on a loaded machine once.
 test("inactivity ends the session with the lockout dialog and its login button", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
-  await callApi(page.request, employee, "DELETE", "/account/help_redirect_dialog");
   await page.clock.install();
   await openAs(page, employee, "/profile");
   const dialog = page.getByRole("dialog", { name: "Sitzung beendet" });
@@ -24,7 +23,6 @@ test("logging in again after the lockout returns to the page the user was on", a
   const { employee } = await createTeam(page.request, ["employee"]);
   // The session has ended, so the theme cannot be switched in place: this user works in the dark one.
   await setPreference(page.request, employee, "theme", "dark");
-  await callApi(page.request, employee, "DELETE", "/account/help_redirect_dialog");
   await page.clock.install();
   await openAs(page, employee, "/account", employee.password);
   await runTimers(page, 4_000);

@@ -3,6 +3,7 @@ import {
   createTeam,
   exactly,
   expectAccessible,
+  goInApp,
   loginWith,
   openAs,
   runTimers,
@@ -89,13 +90,13 @@ test("an employee completes a partner course from a training and gets its certif
   expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
 
   // The same record as our own certificates: /profile lists it.
-  await page.goto("/profile");
+  await goInApp(page, "/profile");
   await expect(
     page.getByTestId("my-certificate").filter({ hasText: "Sturzprophylaxe nach Expertenstandard" }),
   ).toBeVisible();
 
   // The theme's colours are checked over every component variant (themes.spec.ts).
-  await openAs(page, employee, path, employee.password);
+  await goInApp(page, path);
   await expect(page.getByTestId("partner-course")).toHaveCount(2);
   await expectAccessible(page, "external trainings");
 });
@@ -134,7 +135,7 @@ test("in English: a training without partner courses says so; a dementia course 
   // Not configured to count: the training still has no certificate of its own.
   await expect(page.getByText(text("en", "training.noCertificate"))).toBeVisible();
   // /profile keeps it among the certificates of external courses.
-  await page.goto("/profile");
+  await goInApp(page, "/profile");
   const kept = page.getByTestId("my-partner-certificate");
   await expect(kept).toHaveCount(1);
   await expect(kept).toContainText("Kommunikation mit Menschen mit Demenz");

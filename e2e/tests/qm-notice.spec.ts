@@ -35,7 +35,7 @@ test("the QM notice shows once: closing hides it for a day, 'don't show again' f
 });
 
 test("the QM notice and the tutorial prompt open one after the other, never stacked", async ({ page }) => {
-  const { employee } = await createTeam(page.request, ["employee"]);
+  const { employee } = await createTeam(page.request, ["employee"], { tutorialPrompt: true });
   // The form login of a new user: both start-up dialogs are due.
   await page.goto("/login");
   await page.getByLabel("Benutzername").fill(employee.login);

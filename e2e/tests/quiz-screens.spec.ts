@@ -8,6 +8,8 @@ import {
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
+  goInApp,
+  loginWith,
   openAs,
   runTimers,
   setLanguage,
@@ -99,23 +101,34 @@ type Texts = (key: string, values?: Record<string, string | number>) => string;
 const rightOnes = (q: YamlQuestion) => q.answers.filter((a) => a.correct);
 const oneWrong = (q: YamlQuestion) => q.answers.filter((a) => !a.correct).slice(0, 1);
 
-/** A new employee of a new facility, in `lang` (and `theme`), on the training page. */
-async function learner(page: Page, lang: string, theme?: string): Promise<{ employee: TestUser; where: Place }> {
+/**
+ * A new employee of a new facility, in `lang` (and `theme`), the app opened at the address `at`
+ * gives (a quiz's, the training's): one page load, as a learner opens a link to it.
+ */
+async function learner(
+  page: Page,
+  lang: string,
+  at: (where: Place) => string,
+  theme?: string,
+): Promise<{ employee: TestUser; where: Place }> {
   const { employee } = await createTeam(page.request, ["employee"]);
   if (lang !== "de") await setLanguage(page.request, employee, lang);
   if (theme) await setPreference(page.request, employee, "theme", theme);
+  const where = await place(page, (await loginWith(page.request, employee, employee.password)).token);
   await page.clock.install();
-  const session = await openAs(page, employee, "/");
-  return { employee, where: await place(page, session.token) };
+  await openAs(page, employee, at(where), employee.password);
+  return { employee, where };
 }
+
+const firstQuiz = (where: Place) => where.quizzes[0] ?? "";
+const secondQuiz = (where: Place) => where.quizzes[1] ?? "";
 
 /* ---------- Defects found in use ---------- */
 
 test("a locked questionnaire opened by its address says it is locked and leads to the one to do first @phone", async ({
   page,
 }) => {
-  const { where } = await learner(page, "de");
-  await page.goto(where.quizzes[1] ?? "");
+  const { where } = await learner(page, "de", secondQuiz);
   /** What the screen says, and does not say, in `t`'s language. */
   const expectLocked = async (t: Texts) => {
     const first = t("questionnaires.name", { name: "1" });
@@ -144,8 +157,7 @@ test("a locked questionnaire opened by its address says it is locked and leads t
 test("multiple-choice feedback tells the learner's own choices from the right answers missed, in text @phone", async ({
   page,
 }) => {
-  const { where } = await learner(page, "en");
-  await page.goto(where.quizzes[0] ?? "");
+  await learner(page, "en", firstQuiz);
   await startQuiz(page, "en");
   // Answer right until a multiple-choice question comes; there choose one right and one wrong answer.
   for (let step = 0; step < 6; step++) {
@@ -184,8 +196,7 @@ test("multiple-choice feedback tells the learner's own choices from the right an
 test("the result screen offers the next questionnaire first and one way back to the training @phone", async ({
   page,
 }) => {
-  const { where } = await learner(page, "de");
-  await page.goto(where.quizzes[0] ?? "");
+  const { where } = await learner(page, "de", firstQuiz);
   await startQuiz(page, "de");
   await finishQuestionnaire(page, "de");
   const result = page.getByTestId("quiz-result");
@@ -248,8 +259,7 @@ async function rightCardsInOrder(page: Page, q: YamlQuestion): Promise<string[]>
 
 test("a whole questionnaire by keyboard alone, the focus on what changed after every step", async ({ page }) => {
   const lang = "de";
-  const { where } = await learner(page, lang);
-  await page.goto(where.trainingPath);
+  const { where } = await learner(page, lang, (w) => w.trainingPath);
   await tabTo(page, page.getByRole("button", { name: exactly(lang, "questionnaires.start") }));
   await page.keyboard.press("Enter");
   // The training has a wiki article and SHOW_READ_WIKI_FIRST is on: the dialog comes first.
@@ -309,8 +319,7 @@ test("on phones the action sits at the bottom of the screen, the verdict in view
   page,
 }) => {
   const phone = test.info().project.name === "phone";
-  const { where } = await learner(page, "de");
-  await page.goto(where.quizzes[0] ?? "");
+  await learner(page, "de", firstQuiz);
   await startQuiz(page, "de");
   const viewport = page.viewportSize() ?? { width: 0, height: 0 };
   /** On phones the action spans the screen's width at its bottom edge; on desktops it follows the card. */
@@ -395,8 +404,7 @@ test("the question and explanation are read aloud in their own language, the ver
     page.evaluate(
       () => (window as unknown as { speechLog: { speak: { text: string; lang: string }[]; cancel: number } }).speechLog,
     );
-  const { where } = await learner(page, "en");
-  await page.goto(where.quizzes[0] ?? "");
+  await learner(page, "en", firstQuiz);
   await startQuiz(page, "en");
   const q = await questionOnScreen(page);
   await page.getByTestId("read-aloud-question").click();
@@ -430,8 +438,7 @@ test("without speech synthesis in the browser there is no read-aloud button", as
     delete w.speechSynthesis;
     delete w.SpeechSynthesisUtterance;
   });
-  const { where } = await learner(page, "de");
-  await page.goto(where.quizzes[0] ?? "");
+  await learner(page, "de", firstQuiz);
   await startQuiz(page, "de");
   await expect(page.getByTestId("question-text")).toBeVisible();
   await expect(page.getByRole("button", { name: exactly("de", "quiz.readAloud.start") })).toHaveCount(0);
@@ -537,9 +544,8 @@ async function checkScreen(
 test("every quiz screen passes axe without sideways scrolling, in German and English @phone", async ({ page }) => {
   // A whole questionnaire with axe on every screen: three times the usual time.
   test.slow();
-  const { where } = await learner(page, "de", THEMES[0]);
+  const { where } = await learner(page, "de", secondQuiz, THEMES[0]);
   const button = (t: Texts, key: string) => page.getByRole("button", { name: t(key), exact: true });
-  await page.goto(where.quizzes[1] ?? "");
   await expect(page.getByTestId("quiz-locked")).toBeVisible();
   await checkScreen(page, "the locked questionnaire", {
     english: async (t) => {
@@ -547,7 +553,8 @@ test("every quiz screen passes axe without sideways scrolling, in German and Eng
     },
   });
 
-  await page.goto(where.quizzes[0] ?? "");
+  // From the locked one to the first, inside the app (its link there is a test of its own).
+  await goInApp(page, firstQuiz(where));
   await expect(page.getByText(text("de", "quiz.independence.confirm"))).toBeVisible();
   await checkScreen(page, "the independence confirmation", {
     english: async (t) => {

@@ -10,6 +10,7 @@ import {
   exactly,
   expectAccessible,
   expectNoSidewaysScroll,
+  goInApp,
   openAs,
   setLanguage,
   text,
@@ -141,7 +142,7 @@ test("a learner with a German interface takes the training in Turkish, chosen on
   await expectAccessible(page, "the profile with the language of the training content");
   await expectNoSidewaysScroll(page, "the profile with the language of the training content");
 
-  await page.goto(quiz);
+  await goInApp(page, quiz);
   await toQuestion(page, "de");
   const shown = page.getByTestId("question-text");
   await expect(shown).toHaveText(TRANSLATED.tr.text);

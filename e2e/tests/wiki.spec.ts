@@ -9,6 +9,7 @@ import {
   expectAccessible,
   expectNoSidewaysScroll,
   expectNothingCutOff,
+  goInApp,
   loginWith,
   openAs,
   type TestUser,
@@ -585,7 +586,7 @@ test("the wiki screens and dialogs pass axe", async ({ page }) => {
   await expectAccessible(page, "new topic dialog");
   await page.keyboard.press("Escape");
 
-  await page.goto(created.path);
+  await goInApp(page, created.path);
   await expect(page.getByTestId("wiki-confirmations")).toBeVisible();
   await expect(page.getByTestId("wiki-confirmation-row").first()).toBeVisible();
   await expectAccessible(page, "wiki page with confirmations");
