@@ -203,7 +203,7 @@ export interface UserSpec {
   activities?: number[];
   qualifications?: number[];
   /**
-   * The tutorial's start-up prompt (spec §5) greets the user's new sessions: only for the tests
+   * The tutorial's start-up prompt (spec §2) greets the user's new sessions: only for the tests
    * of the prompt itself. Otherwise it is turned off as the user's 'don't ask again' does (DELETE
    * /account/help_redirect_dialog), so no test of another screen spends a dialog per page load.
    */
