@@ -149,7 +149,8 @@ const tokens = new Map<string, { token: string; at: number }>();
 /** A token of `who` on this test's server, reused while it is young (one login, not one per call). */
 const tokenKey = (who: Who) => `${test.info().project.use.baseURL ?? ""} ${typeof who === "string" ? who : who.login}`;
 
-async function tokenOf(request: APIRequestContext, who: Who): Promise<string> {
+/** A token of `who` on this test's server, reused while it is young (one login, not one per call). */
+export async function tokenOf(request: APIRequestContext, who: Who): Promise<string> {
   const key = tokenKey(who);
   let cached = tokens.get(key);
   if (!cached || Date.now() - cached.at > TOKEN_REUSE_MS) {

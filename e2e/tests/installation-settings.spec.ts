@@ -7,10 +7,10 @@ import {
   expectAccessible,
   expectNoSidewaysScroll,
   goInApp,
-  loginWith,
   openAs,
   openUserMenu,
   text,
+  tokenOf,
   trainingPlace,
 } from "./helpers";
 
@@ -59,7 +59,7 @@ test("the version dialog names the content package's version", async ({ page }) 
 
 test("without the question type the quiz shows only the round above the answers", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
-  const { token } = await loginWith(page.request, employee, employee.password);
+  const token = await tokenOf(page.request, employee);
   const { quizzes } = await trainingPlace(page.request, token, "Brandschutz", "Brandschutz im Pflegeheim");
   await openAs(page, employee, quizzes[0] ?? "", employee.password);
   await closeStartupDialogs(page);
@@ -74,7 +74,7 @@ test("without the question type the quiz shows only the round above the answers"
 
 test("the training page names the law that makes the training mandatory (show-legal-compliance)", async ({ page }) => {
   const { employee } = await createTeam(page.request, ["employee"]);
-  const { token } = await loginWith(page.request, employee, employee.password);
+  const token = await tokenOf(page.request, employee);
   const food = await trainingPlace(
     page.request,
     token,
