@@ -1,17 +1,18 @@
-import { ErrorCode, endpoints, IDEMPOTENCY_KEY_HEADER, SOURCE_LANGUAGE } from "@carecampus/contract";
+import { type Endpoint, ErrorCode, endpoints, IDEMPOTENCY_KEY_HEADER, SOURCE_LANGUAGE } from "@carecampus/contract";
 import type { FastifyInstance } from "fastify";
 import { mayEditQuestionnaire } from "../access/policy";
 import { dbClock } from "../deps";
 import { AppError } from "../errors";
-import { route } from "../http/route";
-import { actorOf, authenticate, sessionCheckOf } from "../security/guards";
+import { type RouteHandler, route } from "../http/route";
+import { actorOf, authenticate, confirming, sessionCheckOf } from "../security/guards";
 import { loadSnapshot, namesIn, type Snapshot, toQuestionnaires, toTopic, toTraining } from "./progress";
 import { locateTraining, nextQuestion, submitAnswer } from "./quiz";
 import { getUserProgress } from "./user-progress";
 
 // Learning is the employee's: other roles have no trainings (spec §2). Every learning route reads
 // the learner's progress in one statement first, which confirms the session the guard took from
-// memory (security/session-cache.ts SessionCheck): no statement of its own for the session.
+// memory (security/session-cache.ts SessionCheck): no statement of its own for the session; a
+// user changed in the meantime is admitted again and the route runs once more (`confirming`).
 const learner = authenticate({ admit: "learning.take", confirmedByStatement: true });
 
 export async function learningRoutes(app: FastifyInstance): Promise<void> {
@@ -29,113 +30,83 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const namesFor = (snapshot: Snapshot, actor: { language: string }) =>
     namesIn(snapshot.content.view, contentLanguage(snapshot.content.contentLanguage ?? undefined, actor));
   const zone = app.deps.config.timeZone;
+  /** A learning route: the learner's guard, the session confirmed by the route's statement. */
+  const learnerRoute = <E extends Endpoint>(endpoint: E, handler: RouteHandler<E>) =>
+    route(app, endpoint, { onRequest: learner }, confirming(handler));
 
-  route(
-    app,
-    endpoints.topicList,
-    {
-      onRequest: learner,
-    },
-    async (request) => {
-      const now = app.deps.now();
-      const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
-      const names = namesFor(snapshot, actor);
-      return snapshot.topics.map((t) => toTopic(t, now, zone, names));
-    },
-  );
+  learnerRoute(endpoints.topicList, async (request) => {
+    const now = app.deps.now();
+    const actor = actorOf(request);
+    const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
+    const names = namesFor(snapshot, actor);
+    return snapshot.topics.map((t) => toTopic(t, now, zone, names));
+  });
 
-  route(
-    app,
-    endpoints.topicGet,
-    {
-      onRequest: learner,
-    },
-    async (request) => {
-      const now = app.deps.now();
-      const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
-      const topic = snapshot.topics.find((t) => t.id === request.params.id);
-      if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
-      const names = namesFor(snapshot, actor);
-      return {
-        topic: toTopic(topic, now, zone, names),
-        trainings: topic.trainings.map((t) => toTraining(t, now, zone, names)),
-      };
-    },
-  );
+  learnerRoute(endpoints.topicGet, async (request) => {
+    const now = app.deps.now();
+    const actor = actorOf(request);
+    const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
+    const topic = snapshot.topics.find((t) => t.id === request.params.id);
+    if (!topic) throw new AppError(ErrorCode.notFound, "Topic not found");
+    const names = namesFor(snapshot, actor);
+    return {
+      topic: toTopic(topic, now, zone, names),
+      trainings: topic.trainings.map((t) => toTraining(t, now, zone, names)),
+    };
+  });
 
-  route(
-    app,
-    endpoints.trainingGet,
-    {
-      onRequest: learner,
-    },
-    async (request) => {
-      const now = app.deps.now();
-      const actor = actorOf(request);
-      const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
-      const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
-      const names = namesFor(snapshot, actor);
-      return {
-        topic: toTopic(topic, now, zone, names),
-        training: toTraining(training, now, zone, names),
-        questionnaires: toQuestionnaires(
-          training,
-          allowAgain(),
-          topic.id,
-          (facilityId) => mayEditQuestionnaire(actor, facilityId),
-          names,
-        ),
-      };
-    },
-  );
-
-  route(
-    app,
-    endpoints.questionNext,
-    {
-      onRequest: learner,
-    },
-    (request) =>
-      nextQuestion(
-        db,
-        actorOf(request).id,
-        { topicId: request.params.topic, trainingId: request.params.training, questionnaireId: request.params.q },
-        app.deps.now(),
-        zone,
+  learnerRoute(endpoints.trainingGet, async (request) => {
+    const now = app.deps.now();
+    const actor = actorOf(request);
+    const snapshot = await loadSnapshot(db, actor.id, now, zone, { session: sessionCheckOf(request) });
+    const { topic, training } = locateTraining(snapshot, request.params.topic, request.params.training);
+    const names = namesFor(snapshot, actor);
+    return {
+      topic: toTopic(topic, now, zone, names),
+      training: toTraining(training, now, zone, names),
+      questionnaires: toQuestionnaires(
+        training,
         allowAgain(),
-        request.query.practice === "true",
-        contentLanguage(request.query.lang, actorOf(request)),
-        sessionCheckOf(request),
+        topic.id,
+        (facilityId) => mayEditQuestionnaire(actor, facilityId),
+        names,
       ),
+    };
+  });
+
+  learnerRoute(endpoints.questionNext, (request) =>
+    nextQuestion(
+      db,
+      actorOf(request).id,
+      { topicId: request.params.topic, trainingId: request.params.training, questionnaireId: request.params.q },
+      app.deps.now(),
+      zone,
+      allowAgain(),
+      request.query.practice === "true",
+      contentLanguage(request.query.lang, actorOf(request)),
+      sessionCheckOf(request),
+    ),
   );
 
-  route(
-    app,
-    endpoints.answerSubmit,
-    {
-      onRequest: learner,
-    },
-    (request) =>
-      submitAnswer(
-        db,
-        actorOf(request),
-        {
-          topicId: request.params.topic,
-          trainingId: request.params.training,
-          questionnaireId: request.params.q,
-          questionId: request.params.question,
-        },
-        request.body,
-        app.deps.now(),
-        zone,
-        allowAgain(),
-        request.query.practice === "true",
-        request.headers[IDEMPOTENCY_KEY_HEADER],
-        contentLanguage(request.query.lang, actorOf(request)),
-        sessionCheckOf(request),
-      ),
+  learnerRoute(endpoints.answerSubmit, (request) =>
+    submitAnswer(
+      db,
+      actorOf(request),
+      {
+        topicId: request.params.topic,
+        trainingId: request.params.training,
+        questionnaireId: request.params.q,
+        questionId: request.params.question,
+      },
+      request.body,
+      app.deps.now(),
+      zone,
+      allowAgain(),
+      request.query.practice === "true",
+      request.headers[IDEMPOTENCY_KEY_HEADER],
+      contentLanguage(request.query.lang, actorOf(request)),
+      sessionCheckOf(request),
+    ),
   );
 
   // The user's progress: their own for /profile, or a user within the staff member's scope.

@@ -2,7 +2,14 @@ import { ErrorCode } from "@carecampus/contract";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Action, type Actor, assertMay } from "../access/policy";
 import { AppError } from "../errors";
-import { type SessionCheck, sessionUser, sessionUserToConfirm } from "./session-cache";
+import {
+  loadSessionUser,
+  type SessionCheck,
+  type SessionUser,
+  StaleSession,
+  sessionUser,
+  sessionUserToConfirm,
+} from "./session-cache";
 
 export type { Actor };
 
@@ -44,6 +51,12 @@ export interface GuardOptions {
   confirmedByStatement?: boolean;
 }
 
+/** A token's claims as the installation's token service verified them. */
+type Claims = Awaited<ReturnType<FastifyRequest["server"]["deps"]["tokens"]["verify"]>>;
+
+/** How a request admitted from memory is admitted again from the database (`confirming`). */
+const readmits = new WeakMap<FastifyRequest, () => Promise<void>>();
+
 /**
  * onRequest hook: verifies the bearer token, looks up the user as the database holds it now (a
  * deleted user or a changed password ends the session at once; security/session-cache.ts) and
@@ -58,30 +71,62 @@ export function authenticate(options: GuardOptions = {}) {
       if (err instanceof AppError && err.code === ErrorCode.sessionExpired) request.tokenRefused = true;
       throw err;
     });
-    let user: Awaited<ReturnType<typeof sessionUser>>;
+    const id = Number(claims.sub);
     if (options.confirmedByStatement) {
-      const found = await sessionUserToConfirm(database.db, Number(claims.sub), claims.ver);
-      user = found.user;
+      const found = await sessionUserToConfirm(database.db, id, claims.ver);
       request.sessionCheck = found.check;
-    } else user = await sessionUser(database.db, Number(claims.sub));
-    if (!user || user.tokenVersion !== claims.ver) {
-      request.tokenRefused = true;
-      throw new AppError(ErrorCode.sessionExpired, "Session expired");
-    }
-    request.actor = {
-      id: user.id,
-      login: user.login,
-      name: user.name,
-      surname: user.surname,
-      roles: user.roles,
-      facilityId: user.facilityId,
-      language: claims.lng,
-    };
-    request.authTime = claims.auth_time;
-    for (const action of typeof options.admit === "string" ? [options.admit] : (options.admit ?? [])) {
-      assertMay(request.actor, action);
-    }
+      if (found.check) {
+        readmits.set(request, async () => {
+          request.sessionCheck = null;
+          admit(request, await loadSessionUser(database.db, id), claims, options);
+        });
+      }
+      admit(request, found.user, claims, options);
+    } else admit(request, await sessionUser(database.db, id), claims, options);
   };
+}
+
+/** Admits the token's user as read (undefined: no such user) for the guard's actions, or refuses. */
+function admit(request: FastifyRequest, user: SessionUser | undefined, claims: Claims, options: GuardOptions): void {
+  if (!user || user.tokenVersion !== claims.ver) {
+    request.tokenRefused = true;
+    throw new AppError(ErrorCode.sessionExpired, "Session expired");
+  }
+  request.actor = {
+    id: user.id,
+    login: user.login,
+    name: user.name,
+    surname: user.surname,
+    roles: user.roles,
+    facilityId: user.facilityId,
+    language: claims.lng,
+  };
+  request.authTime = claims.auth_time;
+  for (const action of typeof options.admit === "string" ? [options.admit] : (options.admit ?? [])) {
+    assertMay(request.actor, action);
+  }
+}
+
+/**
+ * The handler of a route whose guard is `confirmedByStatement`. When its statement finds the user
+ * changed since the guard took them from memory in a way that leaves the session valid (a role,
+ * the facility, a name: session-cache.ts StaleSession), nothing has been changed yet; the guard
+ * admits the caller again as the database holds them now (a role no longer held: 403) and the
+ * handler runs once more, now without a session to confirm.
+ */
+export function confirming<H extends (...args: never[]) => unknown>(handler: H): H {
+  return async function (this: unknown, ...args: Parameters<H>) {
+    try {
+      return await handler.apply(this, args);
+    } catch (err) {
+      const request = args[0] as unknown as FastifyRequest;
+      const readmit = readmits.get(request);
+      if (!(err instanceof StaleSession) || !readmit) throw err;
+      readmits.delete(request);
+      await readmit();
+      return handler.apply(this, args);
+    }
+  } as H;
 }
 
 /** The login time of the session of a request that passed `authenticate`. */

@@ -120,10 +120,14 @@ export function sessionUser(db: Db, id: number): Promise<SessionUser | undefined
  * user in its own first statement (authenticate's `confirmedByStatement`) takes the session's user
  * from memory, kept as on PGlite but heard a moment after another server's commit; the route's
  * statement then reads the user's session columns (SESSION_COLUMNS, over "users" in its FROM) and
- * confirmSession compares them with what the guard admitted. Whatever differs (a new password, a
- * role, the facility, a name, archived or deleted) ends the request as an expired session before
- * it has changed anything, and the user is read again next time: what was admitted on old data
- * never takes effect. On PGlite memory is exact and nothing is left to confirm.
+ * confirmSession compares them with what the guard admitted. Whatever differs ends the request
+ * before it has changed anything, and the user is read again: what was admitted on old data never
+ * takes effect. A new password (token version), an archived or deleted user end the session
+ * (1010); a role, the facility or a name that changed leave it valid (StaleSession): the guard
+ * admits the caller again as the database holds them now and the route runs once more
+ * (guards.ts `confirming`), so a learner whose role changed a moment ago on another server gets
+ * the answer a fresh read gives, not a logout. On PGlite memory is exact and nothing is left to
+ * confirm.
  */
 
 /** The session's user from memory, admitted by the guard and not yet confirmed by the database. */
@@ -132,6 +136,18 @@ export interface SessionCheck {
   confirmed: boolean;
   /** Drops the user from memory: what the statement read differs. */
   readonly forget: () => void;
+}
+
+/**
+ * The route's statement found the session's user changed in a way that leaves the session valid
+ * (a role, the facility, a name): the guard admits the caller again from the database and the
+ * route runs once more (guards.ts `confirming`). A route that does not catch it answers as an
+ * expired session, as for any other difference.
+ */
+export class StaleSession extends AppError {
+  constructor() {
+    super(ErrorCode.sessionExpired, "Session expired");
+  }
 }
 
 /** A user's session columns as one JSON array, for a statement that has "users" in its FROM. */
@@ -173,8 +189,9 @@ export async function sessionUserToConfirm(
 
 /**
  * Compares the session columns a route's statement read (undefined: no such user) with the user
- * the guard admitted: equal, the check is confirmed; else the request ends as an expired session
- * (1010, as the guard answers) and the user is read from the database next time.
+ * the guard admitted: equal, the check is confirmed; else the user is read from the database next
+ * time, and the request ends — as an expired session (1010, as the guard answers) where the user
+ * is gone or the token's version is no longer theirs, else as a StaleSession to be admitted again.
  */
 export function confirmSession(check: SessionCheck, row: SessionColumns | undefined): void {
   const { user } = check;
@@ -200,5 +217,8 @@ export function confirmSession(check: SessionCheck, row: SessionColumns | undefi
     return;
   }
   check.forget();
-  throw new AppError(ErrorCode.sessionExpired, "Session expired");
+  if (now === undefined || now.tokenVersion !== user.tokenVersion) {
+    throw new AppError(ErrorCode.sessionExpired, "Session expired");
+  }
+  throw new StaleSession();
 }
