@@ -219,4 +219,34 @@ describe("question versions", () => {
     expect(result.newVersions).toBe(1);
     expect(live(after, "q3")?.version).toBe(2);
   });
+
+  // Counted by question with the content (learning/progress.ts countCorrect): a right answer to a
+  // question that is no longer live leaves the count as the question leaves the total.
+  it("a question gone from the package no longer counts: its right answers leave the count with it", async () => {
+    const db = ctx.deps.database.db;
+    const live = async (key: string) =>
+      (
+        await db
+          .select({ id: questions.id })
+          .from(questions)
+          .where(and(eq(questions.questionnaireId, ids.qn1), eq(questions.key, key), eq(questions.retired, false)))
+      )[0]?.id ?? 0;
+    const learner = await login(ctx, (await createUser(ctx, ["employee"], cast.facilityA.id)).login);
+    for (const key of ["q2", "q3"]) {
+      const id = await live(key);
+      expect((await answer(learner, ids.qn1, id, await answerIds(id, true))).statusCode).toBe(200);
+    }
+    expect(await questionnaireState(learner, ids.qn1)).toMatchObject({ count: 2, total: 3, finished: false });
+
+    const dir = editedFixture("1.3.0");
+    const file = path.join(dir, "trainings/haende.yaml");
+    const text = fs.readFileSync(file, "utf8");
+    const withoutQ3 = text.replace(/ {6}- key: q3\n[\s\S]*?(?= {2}- key: "2")/, "");
+    expect(withoutQ3).not.toBe(text);
+    fs.writeFileSync(file, withoutQ3.replace("text: Ist Nagellack erlaubt?", "text: Ist Nagellack im Dienst erlaubt?"));
+    await importPackage(db, loadPackage(dir));
+    expect(await live("q3")).toBe(0);
+
+    expect(await questionnaireState(learner, ids.qn1)).toMatchObject({ count: 1, total: 2, finished: false });
+  });
 });

@@ -117,6 +117,30 @@ interface CorrectRow {
   count: number;
 }
 
+/** The question versions the user answered rightly, per questionnaire and quiz cycle, as the database holds them. */
+interface RightAnswers {
+  questionnaireId: number;
+  cycle: number;
+  questionIds: number[];
+}
+
+/**
+ * The right answers counted by question, not version: a right answer to an earlier version still
+ * counts, as long as the question is live (content/versions.ts) in the content the request reads.
+ * Counted here from the content in memory rather than joined in the learner's statement, whose
+ * cost then grows with the user's answers only, not with all the content's question versions.
+ */
+function countCorrect(view: ContentView, right: RightAnswers[]): CorrectRow[] {
+  return right.map(({ questionnaireId, cycle, questionIds }) => {
+    const keys = new Set<string>();
+    for (const id of questionIds) {
+      const question = view.questions.get(id);
+      if (question && view.liveByKey.has(`${question.questionnaireId}:${question.key}`)) keys.add(question.key);
+    }
+    return { questionnaireId, cycle, count: keys.size };
+  });
+}
+
 export interface Snapshot {
   topics: TopicState[];
   certificates: CertRow[];
@@ -171,7 +195,7 @@ interface LearnerRows {
   contentLanguage: string | null;
   /** The trainings of the user's training matrix; null without a matrix (every training). */
   matrix: number[] | null;
-  correct: CorrectRow[];
+  right: RightAnswers[];
   certificates: CertRow[];
   attempts: AttemptRow[];
   help?: OwnHelp;
@@ -207,14 +231,12 @@ function learnerStatement(db: Db | Tx, parts: LearnerParts): Query {
     'facility', "users"."facility_id",
     'content_language', (select p."content_language" from "preferences" p where p."user_id" = ${USER}),
     'matrix', ${assignedTrainingIdsJson(USER)},
-    'correct', coalesce((select json_agg(json_build_array(c.qn, c.cycle, c.n)) from (
-      -- By question, not version: a right answer to an earlier version still counts, as long as
-      -- the question is live (content/versions.ts).
-      select a."questionnaire_id" as qn, a."cycle" as cycle, count(distinct q."key")::int as n
-      from "quiz_attempts" a join "questions" q on q."id" = a."question_id"
+    'right', coalesce((select json_agg(json_build_array(r.qn, r.cycle, r.ids)) from (
+      -- The versions answered rightly; countCorrect counts them by question with the content.
+      select a."questionnaire_id" as qn, a."cycle" as cycle, array_agg(distinct a."question_id") as ids
+      from "quiz_attempts" a
       where a."user_id" = ${USER} and a."correct"
-        and exists (select 1 from "questions" live where live."questionnaire_id" = q."questionnaire_id" and live."key" = q."key" and not live."retired")
-      group by a."questionnaire_id", a."cycle") c), '[]'::json),
+      group by a."questionnaire_id", a."cycle") r), '[]'::json),
     'certificates', coalesce((select json_agg(json_build_array(c."id", c."training_id",
         floor(extract(epoch from c."acquired_at") * 1000), floor(extract(epoch from c."expires_at") * 1000), c."points",
         floor(extract(epoch from c."revoked_at") * 1000), c."revoke_reason")
@@ -290,13 +312,13 @@ async function learnerRows(
   const state: RawState | undefined = typeof raw === "string" ? (JSON.parse(raw) as RawState) : raw;
   if (session) confirmSession(session, state?.session ?? undefined);
   if (state === undefined) {
-    return { facilityId: null, contentLanguage: null, matrix: null, correct: [], certificates: [], attempts: [] };
+    return { facilityId: null, contentLanguage: null, matrix: null, right: [], certificates: [], attempts: [] };
   }
   return {
     facilityId: state.facility,
     contentLanguage: state.content_language ?? null,
     matrix: state.matrix,
-    correct: state.correct.map(([questionnaireId, cycle, count]) => ({ questionnaireId, cycle, count })),
+    right: state.right.map(([questionnaireId, cycle, questionIds]) => ({ questionnaireId, cycle, questionIds })),
     certificates: state.certificates.map(([id, trainingId, acquired, expires, points, revokedAt, reason]) => ({
       id,
       trainingId,
@@ -315,7 +337,7 @@ interface RawState {
   facility: number | null;
   content_language?: string | null;
   matrix: number[] | null;
-  correct: [number, number, number][];
+  right: [number, number, number[]][];
   certificates: [number, number, number, number, number, number | null, string | null][];
   attempts: [number, number, boolean, number][];
   help: OwnHelpRow[] | null;
@@ -360,7 +382,7 @@ export async function loadSnapshot(
       questionnaireRows: content.questionnaires.filter((q) => learnsQuestionnaire(q, rows.facilityId)),
       contentLanguage: rows.contentLanguage,
     },
-    rows,
+    { ...rows, correct: countCorrect(content, rows.right) },
     now,
     zone,
   );
@@ -373,13 +395,18 @@ export async function loadSnapshot(
  */
 export async function reloadProgress(db: Db | Tx, before: Snapshot, now: Date, zone: string): Promise<Snapshot> {
   const rows = await learnerRows(db, before.content.userId);
-  return buildSnapshot(before.content, { ...rows, attempts: before.attempts }, now, zone);
+  return buildSnapshot(
+    before.content,
+    { ...rows, correct: countCorrect(before.content.view, rows.right), attempts: before.attempts },
+    now,
+    zone,
+  );
 }
 
 /**
  * The same snapshot with one more recorded attempt (the answer just given), without reading
- * again: a right answer to a question not yet right in its cycle counts one more, as the
- * database would count it (learnerRows: by question, live questions only).
+ * again: a right answer to a question not yet right in its cycle counts one more, as
+ * countCorrect would count it (by question, live questions only).
  */
 export function withAttempt(
   before: Snapshot,
@@ -405,7 +432,7 @@ export function withAttempt(
 
 function buildSnapshot(
   content: SnapshotContent,
-  rows: Pick<LearnerRows, "correct" | "certificates" | "attempts">,
+  rows: Pick<LearnerRows, "certificates" | "attempts"> & { correct: CorrectRow[] },
   now: Date,
   zone: string,
 ): Snapshot {
