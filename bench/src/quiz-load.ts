@@ -55,10 +55,8 @@ import { startServer, stopServer } from "./server";
 const SECONDS = Number(process.env.BENCH_QUIZ_SECONDS ?? 60);
 /**
  * Seconds of the first mode's load run before anything is measured (BENCH_QUIZ_WARMUP_S): the
- * server's code paths compiled, every learner's first request behind it, and on PostgreSQL the
- * first statistics of quiz_attempts. On a fresh database that table is empty when the learner
- * statements are first planned, and a plan a connection keeps from then scans the whole table
- * until autovacuum has analysed it (within a minute: README, scale). Its figures are printed too.
+ * server's code paths optimised and every learner's first request (the session's user read from
+ * the database) behind it: the first minute is slower (README, scale). Its figures are printed too.
  */
 const WARMUP_SECONDS = Number(process.env.BENCH_QUIZ_WARMUP_S ?? 20);
 const MODES = (process.env.BENCH_QUIZ_MODES ?? "pooled,per-learner").split(",").filter(Boolean);
