@@ -253,7 +253,9 @@ function rowsIn(file: string, table: string): Record<string, unknown>[] {
   return rows;
 }
 
-describe("a backup of a running installation", () => {
+// Whole installations are backed up, restored and started here: 5 s alone, but several times that
+// while the browser lane builds and seeds on the same two cores (a CI run went past 30 s).
+describe("a backup of a running installation", { timeout: 120_000 }, () => {
   it("holds every table of the database, with its rows, and checks as intact", async () => {
     const { header, manifest } = await checkedBackup();
     expect(header.database).toBe(onPostgres ? "postgres" : "pglite");
@@ -403,7 +405,7 @@ describe("a backup of a running installation", () => {
   });
 });
 
-describe("a backup while the server writes", () => {
+describe("a backup while the server writes", { timeout: 120_000 }, () => {
   it("holds one moment: each writer's transaction wholly or not at all", async () => {
     const db = ctx.deps.database.db;
     let stop = false;

@@ -61,7 +61,7 @@ const json = { "content-type": "application/json" };
 const loginOn = (server: Server, login: string, password: string) =>
   fetch(`${server.base}/api/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ login, password }) });
 
-describe.skipIf(!onPostgres)("two servers on one PostgreSQL database", () => {
+describe.skipIf(!onPostgres)("two servers on one PostgreSQL database", { timeout: 120_000 }, () => {
   let a: Server;
   let b: Server;
   let admin: pg.Client;
