@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../scripts/chromium.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_ENV, CHROMIUM_PATH } from "../scripts/chromium.mjs";
 
 // E2E_PORT moves both servers, so two runs (e.g. two working copies) do not collide.
 const MAIN = Number(process.env.E2E_PORT ?? 3211);
@@ -48,6 +48,8 @@ const chromium = {
   launchOptions: {
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, `--disable-features=${DISABLED_FEATURES.join(",")}`],
+    // A UTF-8 character type whatever the shell's: downloads keep the names the server gives them.
+    env: CHROMIUM_ENV,
   },
   locale: "de-DE",
   // The service worker precaches the whole app in each new context: only the tests of offline
