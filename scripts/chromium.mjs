@@ -21,15 +21,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Chromium's environment: the caller's, with a UTF-8 character type. Chromium names a download in
- * the locale's character set; in the C locale (LANG unset, as in a bare CI shell) a name with an
- * "ä" cannot be written and the file is called "download" instead of what the server sent.
+ * Chromium's environment: the caller's, in a UTF-8 locale whatever the shell's. Chromium names a
+ * download in the locale's character set; in the C locale (LANG unset, as in a bare CI shell) a
+ * name with an "ä" cannot be written and the file is called "download" instead of its own name.
  */
-export const CHROMIUM_ENV = (() => {
-  const utf8 = (value) => /utf-?8/i.test(value ?? "");
-  const { LC_ALL, LC_CTYPE, LANG } = process.env;
-  const ctype = LC_ALL || LC_CTYPE || LANG;
-  if (utf8(ctype)) return { ...process.env };
-  const { LC_ALL: _dropped, ...rest } = process.env;
-  return { ...rest, LC_CTYPE: "C.UTF-8" };
-})();
+export const CHROMIUM_ENV = { ...process.env, LC_ALL: "C.UTF-8" };

@@ -146,7 +146,7 @@ export interface TestUser {
 const TOKEN_REUSE_MS = 15_000;
 const tokens = new Map<string, { token: string; at: number }>();
 
-/** A token of `who` on this test's server, reused while it is young (one login, not one per call). */
+/** Where a token is kept: the test's server and the login. */
 const tokenKey = (who: Who) => `${test.info().project.use.baseURL ?? ""} ${typeof who === "string" ? who : who.login}`;
 
 /** A token of `who` on this test's server, reused while it is young (one login, not one per call). */

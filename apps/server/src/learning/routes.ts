@@ -32,7 +32,7 @@ export async function learningRoutes(app: FastifyInstance): Promise<void> {
   const zone = app.deps.config.timeZone;
   /** A learning route: the learner's guard, the session confirmed by the route's statement. */
   const learnerRoute = <E extends Endpoint>(endpoint: E, handler: RouteHandler<E>) =>
-    route(app, endpoint, { onRequest: learner }, confirming(handler));
+    route(app, endpoint, { onRequest: learner }, confirming(learner, handler));
 
   learnerRoute(endpoints.topicList, async (request) => {
     const now = app.deps.now();

@@ -54,36 +54,44 @@ export interface GuardOptions {
 /** A token's claims as the installation's token service verified them. */
 type Claims = Awaited<ReturnType<FastifyRequest["server"]["deps"]["tokens"]["verify"]>>;
 
-/** How a request admitted from memory is admitted again from the database (`confirming`). */
-const readmits = new WeakMap<FastifyRequest, () => Promise<void>>();
+/** The guard of `authenticate`: an onRequest hook, and for `confirming` a second admission. */
+export interface Guard {
+  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Admits the request's caller again with the user read from the database (nothing left to confirm). */
+  readmit(request: FastifyRequest): Promise<void>;
+}
+
+/** The request's token, verified (a refusal is counted per IP: security/scan-limit.ts). */
+async function claimsOf(request: FastifyRequest, options: GuardOptions): Promise<Claims> {
+  const token = readToken(request, options.queryToken ?? false);
+  if (!token) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
+  return request.server.deps.tokens.verify(token).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === ErrorCode.sessionExpired) request.tokenRefused = true;
+    throw err;
+  });
+}
 
 /**
  * onRequest hook: verifies the bearer token, looks up the user as the database holds it now (a
  * deleted user or a changed password ends the session at once; security/session-cache.ts) and
  * admits the caller through the access module.
  */
-export function authenticate(options: GuardOptions = {}) {
-  return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    const token = readToken(request, options.queryToken ?? false);
-    if (!token) throw new AppError(ErrorCode.sessionExpired, "Not logged in");
-    const { tokens, database } = request.server.deps;
-    const claims = await tokens.verify(token).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === ErrorCode.sessionExpired) request.tokenRefused = true;
-      throw err;
-    });
-    const id = Number(claims.sub);
+export function authenticate(options: GuardOptions = {}): Guard {
+  const guard = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const claims = await claimsOf(request, options);
+    const { db } = request.server.deps.database;
     if (options.confirmedByStatement) {
-      const found = await sessionUserToConfirm(database.db, id, claims.ver);
+      const found = await sessionUserToConfirm(db, Number(claims.sub), claims.ver);
       request.sessionCheck = found.check;
-      if (found.check) {
-        readmits.set(request, async () => {
-          request.sessionCheck = null;
-          admit(request, await loadSessionUser(database.db, id), claims, options);
-        });
-      }
       admit(request, found.user, claims, options);
-    } else admit(request, await sessionUser(database.db, id), claims, options);
+    } else admit(request, await sessionUser(db, Number(claims.sub)), claims, options);
   };
+  const readmit = async (request: FastifyRequest): Promise<void> => {
+    const claims = await claimsOf(request, options);
+    request.sessionCheck = null;
+    admit(request, await loadSessionUser(request.server.deps.database.db, Number(claims.sub)), claims, options);
+  };
+  return Object.assign(guard, { readmit });
 }
 
 /** Admits the token's user as read (undefined: no such user) for the guard's actions, or refuses. */
@@ -114,16 +122,14 @@ function admit(request: FastifyRequest, user: SessionUser | undefined, claims: C
  * admits the caller again as the database holds them now (a role no longer held: 403) and the
  * handler runs once more, now without a session to confirm.
  */
-export function confirming<H extends (...args: never[]) => unknown>(handler: H): H {
+export function confirming<H extends (...args: never[]) => unknown>(guard: Guard, handler: H): H {
   return async function (this: unknown, ...args: Parameters<H>) {
     try {
       return await handler.apply(this, args);
     } catch (err) {
       const request = args[0] as unknown as FastifyRequest;
-      const readmit = readmits.get(request);
-      if (!(err instanceof StaleSession) || !readmit) throw err;
-      readmits.delete(request);
-      await readmit();
+      if (!(err instanceof StaleSession) || !request.sessionCheck) throw err;
+      await guard.readmit(request);
       return handler.apply(this, args);
     }
   } as H;
