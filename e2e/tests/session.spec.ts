@@ -79,6 +79,30 @@ test("a link with another user's token asks before it replaces who is logged in"
   await expect.poll(storedUser).toBe(other.user.id);
 });
 
+test("a login in another tab shows the new user's own data here, nothing cached of the last one", async ({
+  page,
+  context,
+}) => {
+  const { employee } = await createTeam(page.request, ["employee"]);
+  // The demo's employee2 holds the certificate 'Händehygiene' (read only); the new employee none.
+  await openAs(page, "employee2", "/");
+  const hygiene = page
+    .locator(".mantine-Card-root")
+    .filter({ has: page.getByRole("link", { name: "Hygiene und Infektionsschutz" }) });
+  await expect(hygiene.getByText(/^1\/\d+ Zertifikate$/)).toBeVisible();
+
+  // Another tab follows a link with the new employee's token; this tab follows that login.
+  const other = await loginWith(page.request, employee);
+  const tab = await context.newPage();
+  tab.once("dialog", (d) => void d.accept());
+  await tab.goto(`/?token=${other.token}`);
+  await expect
+    .poll(() => tab.evaluate(() => JSON.parse(localStorage.getItem("carecampus.user") ?? "{}").id))
+    .toBe(other.user.id);
+  await tab.close();
+  await expect(hygiene.getByText(/^0\/\d+ Zertifikate$/)).toBeVisible();
+});
+
 test("a certificate link clicked after the token was refreshed carries the new token", async ({ page, context }) => {
   await page.clock.install();
   // The demo's employee2 holds a certificate (read only).

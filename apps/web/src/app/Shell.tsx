@@ -11,7 +11,7 @@ import { HelpRequestsIndicator } from "../features/help/HelpRequestsIndicator";
 import { NotificationBell } from "../features/notifications/NotificationBell";
 import { OfflineNotice } from "./OfflineNotice";
 import { QmNotice, qmNoticeDue } from "./QmNotice";
-import { queryClient } from "./query-client";
+import { createQueryClient } from "./query-client";
 import classes from "./Shell.module.css";
 import { TopicProgressRing } from "./TopicProgressRing";
 import { TutorialPrompt } from "./TutorialPrompt";
@@ -43,8 +43,10 @@ function WikiSwitch() {
  * chunk of its own, loaded after the login; routes.tsx).
  */
 export function Shell() {
-  // Cached data belongs to one user: dropped when the session ends (the shell gives way to the login).
-  useEffect(() => () => queryClient.clear(), []);
+  // Cached data belongs to one user: this shell's own cache, dropped when the shell goes (the
+  // session ended, or another user's began: guards.tsx).
+  const [queryClient] = useState(createQueryClient);
+  useEffect(() => () => queryClient.clear(), [queryClient]);
   return (
     <QueryClientProvider client={queryClient}>
       <ModalsProvider>
