@@ -2,9 +2,13 @@
 // several threads of its own: two at a time on two cores took longer and more CPU than one after
 // another (measured 2026-12-07: 36–38 s and 72–75 CPU s against 31–36 s and 58–68 CPU s).
 // Each project's errors print together when it ends; every project is checked even after errors.
+// The server, the contract and the bench share their compiler options and are one program
+// (tsconfig.node.json): the contract and the server's modules the bench imports are checked once,
+// not two and three times (measured 2026-12-07: 6.3 s and 12 CPU s against 12.8 s and 24 CPU s for
+// the three projects one after another). Their own tsconfig.json files stay for editors.
 import { spawn } from "node:child_process";
 
-const PROJECTS = ["apps/web", "apps/server", "packages/contract", "e2e", "bench", "apps/web/src/sw"];
+const PROJECTS = ["apps/web", "tsconfig.node.json", "e2e", "apps/web/src/sw"];
 
 function check(project) {
   return new Promise((resolve) => {
