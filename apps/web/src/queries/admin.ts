@@ -1,5 +1,6 @@
-import { api } from "@carecampus/contract";
+import { api, type Catalogue } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { call } from "../api/client";
 
 /** Lists the user administration and the progress overview both choose from. */
@@ -11,9 +12,40 @@ export const adminListKeys = {
 export const useFacilities = (enabled: boolean) =>
   useQuery({ queryKey: adminListKeys.facilities, queryFn: () => call(api.facilityList), enabled });
 
-export const useCatalogue = () =>
-  useQuery({
+/** A topic and training a screen names (either may be left out), to find in the catalogue. */
+export interface CatalogueEntry {
+  topic?: number | null;
+  training?: number | null;
+}
+
+/** Does the catalogue hold the named topic and training? Nothing named: yes. */
+export function catalogueHolds(catalogue: Catalogue, { topic, training }: CatalogueEntry): boolean {
+  if (topic == null && training == null) return true;
+  return catalogue.some(
+    (t) => (topic == null || t.id === topic) && (training == null || t.trainings.some((x) => x.id === training)),
+  );
+}
+
+/**
+ * Every current topic with its trainings, kept ten minutes (it changes rarely). A screen that
+ * names a topic or training from something newer than the kept list (the start page's rows, a
+ * stored event, a link) asks again once when the list does not hold it yet: a training someone
+ * added meanwhile shows in its choice instead of an empty field.
+ */
+export function useCatalogue(named: CatalogueEntry = {}) {
+  const catalogue = useQuery({
     queryKey: adminListKeys.catalogue,
     queryFn: () => call(api.catalogue),
     staleTime: 600_000,
   });
+  const missing = catalogue.data !== undefined && !catalogueHolds(catalogue.data, named);
+  const key = `${named.topic ?? ""}:${named.training ?? ""}`;
+  const asked = useRef<string | null>(null);
+  const { refetch } = catalogue;
+  useEffect(() => {
+    if (!missing || asked.current === key) return;
+    asked.current = key;
+    void refetch();
+  }, [missing, key, refetch]);
+  return catalogue;
+}

@@ -138,7 +138,8 @@ function EventForm({
   const zone = settings["time-zone"];
   const allFacilities = seesAllFacilities(user.roles);
   const facilities = useFacilities(allFacilities);
-  const catalogue = useCatalogue();
+  // The event's own training may be newer than the kept catalogue (planned from the start page).
+  const catalogue = useCatalogue({ topic: initial.topic, training: initial.training });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canEdit = detail ? detail.CanEdit : true;
   const attendanceFirst = detail?.Started && canEdit ? detail : undefined;

@@ -50,7 +50,8 @@ export default function ProgressPage() {
   // Trainings hidden with the training selection; everything shows until someone chooses.
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [choosing, setChoosing] = useState(false);
-  const catalogue = useCatalogue();
+  // A topic asked for by a link may be newer than the kept catalogue: then it is asked again.
+  const catalogue = useCatalogue({ topic: chosenTopic });
   const facilities = useFacilities(allFacilities);
   const topics = catalogue.data ?? [];
   // A topic asked for that is not in the catalogue (retired since) falls back to the first.
