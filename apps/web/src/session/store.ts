@@ -110,14 +110,19 @@ export const sessionStore = {
     // Another person's certificates kept on this device for offline use go (offline/copy.ts).
     void forgetCopyOfOthers(user.id);
   },
+  /**
+   * A renewed token of the session's own user. One that answers for someone else (a refresh sent
+   * before another tab logged another user in) is dropped: it must not become the new user's.
+   */
   setToken(token: string): void {
     const claims = decodeClaims(token);
-    if (!claims || !state.session) return;
+    if (!claims || !state.session || claims.sub !== state.session.claims.sub) return;
     localStorage.setItem(KEYS.token, token);
     set({ session: { ...state.session, token, claims } });
   },
+  /** The session's user as saved (profile, account); a save of another user (see setToken) is dropped. */
   setUser(user: User): void {
-    if (!state.session) return;
+    if (!state.session || user.id !== state.session.user.id) return;
     const preferences = { avatar: user.avatar, language: user.language, theme: user.theme };
     localStorage.setItem(KEYS.user, JSON.stringify(user));
     localStorage.setItem(KEYS.preferences, JSON.stringify(preferences));

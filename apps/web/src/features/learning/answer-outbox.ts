@@ -91,6 +91,8 @@ export async function keptAnswerCount(): Promise<number> {
  * RETRY_MS passed. Rejects when `signal` aborts (the quiz was left).
  */
 function nextChance(signal: AbortSignal): Promise<void> {
+  // Left before the first wait (while the first send was still on its way): no abort event comes.
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer);
