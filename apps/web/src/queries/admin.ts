@@ -29,8 +29,10 @@ export function catalogueHolds(catalogue: Catalogue, { topic, training }: Catalo
 /**
  * Every current topic with its trainings, kept ten minutes (it changes rarely). A screen that
  * names a topic or training from something newer than the kept list (the start page's rows, a
- * stored event, a link) asks again once when the list does not hold it yet: a training someone
- * added meanwhile shows in its choice instead of an empty field.
+ * stored event, a link) asks again once when the list, kept from before the screen opened, does
+ * not hold it: a training someone added meanwhile shows in its choice instead of an empty field.
+ * A list fetched since the screen opened is taken as it is (a retired training stays missing,
+ * asked for once per opening). `missing`: the named entry is not there while that is still open.
  */
 export function useCatalogue(named: CatalogueEntry = {}) {
   const catalogue = useQuery({
@@ -38,14 +40,17 @@ export function useCatalogue(named: CatalogueEntry = {}) {
     queryFn: () => call(api.catalogue),
     staleTime: 600_000,
   });
-  const missing = catalogue.data !== undefined && !catalogueHolds(catalogue.data, named);
+  const opened = useRef(Date.now());
+  const lacks = catalogue.data !== undefined && !catalogueHolds(catalogue.data, named);
+  const kept = catalogue.dataUpdatedAt < opened.current;
   const key = `${named.topic ?? ""}:${named.training ?? ""}`;
   const asked = useRef<string | null>(null);
-  const { refetch } = catalogue;
+  const { refetch, isFetching } = catalogue;
   useEffect(() => {
-    if (!missing || asked.current === key) return;
+    if (!lacks || !kept || isFetching || asked.current === key) return;
     asked.current = key;
     void refetch();
-  }, [missing, key, refetch]);
-  return catalogue;
+  }, [lacks, kept, isFetching, key, refetch]);
+  // Asked again and answered (or failed): what the list holds now is taken as it is.
+  return { ...catalogue, missing: lacks && (isFetching || (kept && asked.current !== key)) };
 }

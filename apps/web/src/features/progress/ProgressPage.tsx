@@ -54,8 +54,11 @@ export default function ProgressPage() {
   const catalogue = useCatalogue({ topic: chosenTopic });
   const facilities = useFacilities(allFacilities);
   const topics = catalogue.data ?? [];
-  // A topic asked for that is not in the catalogue (retired since) falls back to the first.
-  const topicId = (topics.some((tp) => tp.id === chosenTopic) ? chosenTopic : null) ?? topics[0]?.id ?? null;
+  // A topic asked for that is not in the catalogue (retired since) falls back to the first; while
+  // the catalogue is asked again for it, no topic's overview is asked for.
+  const topicId = catalogue.missing
+    ? null
+    : ((topics.some((tp) => tp.id === chosenTopic) ? chosenTopic : null) ?? topics[0]?.id ?? null);
   const overview = useTopicOverview(topicId, facility);
   const allIds = topics.flatMap((tp) => tp.trainings.map((tr) => tr.id));
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));
@@ -63,7 +66,7 @@ export default function ProgressPage() {
 
   const exportLink = freshLink(() => authedUrl(api.overviewExport, { query: { facilityName: facility || undefined } }));
 
-  if (catalogue.isPending) return <Skeleton h={400} />;
+  if (catalogue.isPending || catalogue.missing) return <Skeleton h={400} />;
 
   return (
     <>
