@@ -1,6 +1,5 @@
 import { api, type Catalogue } from "@carecampus/contract";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
 import { call } from "../api/client";
 
 /** Lists the user administration and the progress overview both choose from. */
@@ -19,7 +18,7 @@ export interface CatalogueEntry {
 }
 
 /** Does the catalogue hold the named topic and training? Nothing named: yes. */
-export function catalogueHolds(catalogue: Catalogue, { topic, training }: CatalogueEntry): boolean {
+function catalogueHolds(catalogue: Catalogue, { topic, training }: CatalogueEntry): boolean {
   if (topic == null && training == null) return true;
   return catalogue.some(
     (t) => (topic == null || t.id === topic) && (training == null || t.trainings.some((x) => x.id === training)),
@@ -29,28 +28,13 @@ export function catalogueHolds(catalogue: Catalogue, { topic, training }: Catalo
 /**
  * Every current topic with its trainings, kept ten minutes (it changes rarely). A screen that
  * names a topic or training from something newer than the kept list (the start page's rows, a
- * stored event, a link) asks again once when the list, kept from before the screen opened, does
- * not hold it: a training someone added meanwhile shows in its choice instead of an empty field.
- * A list fetched since the screen opened is taken as it is (a retired training stays missing,
- * asked for once per opening). `missing`: the named entry is not there while that is still open.
+ * stored event, a link) finds the list stale when it does not hold that entry, so it is asked
+ * again as the screen opens: a training someone added meanwhile shows in its choice instead of an
+ * empty field. The answer is taken as it is (a retired training stays missing, asked once).
  */
-export function useCatalogue(named: CatalogueEntry = {}) {
-  const catalogue = useQuery({
+export const useCatalogue = (named: CatalogueEntry = {}) =>
+  useQuery({
     queryKey: adminListKeys.catalogue,
     queryFn: () => call(api.catalogue),
-    staleTime: 600_000,
+    staleTime: (query) => (query.state.data === undefined || catalogueHolds(query.state.data, named) ? 600_000 : 0),
   });
-  const opened = useRef(Date.now());
-  const lacks = catalogue.data !== undefined && !catalogueHolds(catalogue.data, named);
-  const kept = catalogue.dataUpdatedAt < opened.current;
-  const key = `${named.topic ?? ""}:${named.training ?? ""}`;
-  const asked = useRef<string | null>(null);
-  const { refetch, isFetching } = catalogue;
-  useEffect(() => {
-    if (!lacks || !kept || isFetching || asked.current === key) return;
-    asked.current = key;
-    void refetch();
-  }, [lacks, kept, isFetching, key, refetch]);
-  // Asked again and answered (or failed): what the list holds now is taken as it is.
-  return { ...catalogue, missing: lacks && (isFetching || (kept && asked.current !== key)) };
-}

@@ -47,7 +47,7 @@ describe("the new-event dialog planned from the start page", () => {
     signInAs(["administrator"]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     // Kept from a visit before someone added the training (the catalogue is kept ten minutes).
-    client.setQueryData(adminListKeys.catalogue, [topic([OLD])], { updatedAt: Date.now() - 60_000 });
+    client.setQueryData(adminListKeys.catalogue, [topic([OLD])]);
     const requests = stubApi([
       { route: api.catalogue, answer: [topic([OLD, NEW])] },
       { route: api.calendarProposal, answer: [] },
@@ -62,7 +62,7 @@ describe("the new-event dialog planned from the start page", () => {
   it("asks once, not again and again, for a training the catalogue does not hold (retired)", async () => {
     signInAs(["administrator"]);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    client.setQueryData(adminListKeys.catalogue, [topic([OLD])], { updatedAt: Date.now() - 60_000 });
+    client.setQueryData(adminListKeys.catalogue, [topic([OLD])]);
     const requests = stubApi([
       { route: api.catalogue, answer: [topic([OLD])] },
       { route: api.calendarProposal, answer: [] },

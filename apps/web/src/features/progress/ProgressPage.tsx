@@ -54,11 +54,11 @@ export default function ProgressPage() {
   const catalogue = useCatalogue({ topic: chosenTopic });
   const facilities = useFacilities(allFacilities);
   const topics = catalogue.data ?? [];
-  // A topic asked for that is not in the catalogue (retired since) falls back to the first; while
-  // the catalogue is asked again for it, no topic's overview is asked for.
-  const topicId = catalogue.missing
-    ? null
-    : ((topics.some((tp) => tp.id === chosenTopic) ? chosenTopic : null) ?? topics[0]?.id ?? null);
+  const known = topics.some((tp) => tp.id === chosenTopic) ? chosenTopic : null;
+  // A topic asked for that the kept catalogue lacks: no overview while it is asked again; not in
+  // the new one either (retired since), the first topic's.
+  const waiting = chosenTopic !== null && known === null && catalogue.isFetching;
+  const topicId = waiting ? null : (known ?? topics[0]?.id ?? null);
   const overview = useTopicOverview(topicId, facility);
   const allIds = topics.flatMap((tp) => tp.trainings.map((tr) => tr.id));
   const selected = new Set(allIds.filter((id) => !hidden.has(id)));
@@ -66,7 +66,7 @@ export default function ProgressPage() {
 
   const exportLink = freshLink(() => authedUrl(api.overviewExport, { query: { facilityName: facility || undefined } }));
 
-  if (catalogue.isPending || catalogue.missing) return <Skeleton h={400} />;
+  if (catalogue.isPending || waiting) return <Skeleton h={400} />;
 
   return (
     <>
