@@ -24,6 +24,7 @@ import { call, showSuccess } from "../../api/client";
 import { ContentIcon } from "../../components/ContentIcon";
 import { PageHeader } from "../../components/PageHeader";
 import { useFocusBack } from "../../components/useFocusBack";
+import { adminListKeys } from "../../queries/admin";
 import { useContentLanguages } from "../../queries/content-languages";
 import { invalidateLearning } from "../../queries/learning";
 import { authoringKeys, useAuthoringTree } from "./queries";
@@ -65,7 +66,7 @@ function NewQuestionnaire({ training, onClose }: { training: Training; onClose: 
 
 /**
  * The dialog of new or changed content: its fields, then cancel and save. Saving refreshes
- * authoring and the learners' screens, then `onSaved` (by default: say so and close); a refusal
+ * authoring, the learners' screens and the catalogue of topics and trainings, then `onSaved` (by default: say so and close); a refusal
  * is said by the client's toast and keeps the dialog.
  */
 function ContentDialog<T>({
@@ -94,6 +95,10 @@ function ContentDialog<T>({
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: authoringKeys.tree });
       void invalidateLearning(queryClient);
+      // The topics and trainings the other screens choose from (a user's training matrix, the
+      // progress overview, a date's training), kept ten minutes: a training just made is
+      // assigned next, so they are asked for again.
+      void queryClient.invalidateQueries({ queryKey: adminListKeys.catalogue });
       if (onSaved) onSaved(saved);
       else {
         showSuccess(t("authoring.saved"));
