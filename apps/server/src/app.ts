@@ -18,7 +18,7 @@ import { certificateRoutes } from "./certificates/routes";
 import { contentRoutes } from "./content/routes";
 import { credentialDeps, credentialPages, credentialRoutes } from "./credentials/routes";
 import type { AppDeps } from "./deps";
-import { registerErrorHandling } from "./errors";
+import { clientError, frameworkError, registerErrorHandling } from "./errors";
 import { evidenceRoutes } from "./evidence/routes";
 import { facilityRoutes } from "./facilities/routes";
 import { fileRoutes } from "./files/routes";
@@ -83,6 +83,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return503OnClosing: false,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Paths the router cannot read and requests the HTTP parser refuses: the spec §8 body too.
+    frameworkErrors: frameworkError,
+    clientErrorHandler: clientError,
   });
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   // First: a server shutting down answers new requests before any other hook runs.

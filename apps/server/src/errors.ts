@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import { type ErrorBody, ErrorCode, errorStatus } from "@carecampus/contract";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
@@ -132,6 +134,63 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err }, "unexpected error");
     return reply.status(500).send(errorBody(ErrorCode.unexpected, 500, "Unexpected error"));
   });
+}
+
+/**
+ * The security headers of an answer given before any hook ran (helmet's are set by one): a path
+ * the router cannot read, a request the HTTP parser refused. An error body: nothing to load, frame or sniff.
+ */
+const BARE_ANSWER_HEADERS: Record<string, string> = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+};
+
+const FRAMEWORK_ERRORS: Record<string, string> = {
+  FST_ERR_BAD_URL: "Malformed percent-encoding in the path",
+  // The router's maxParamLength (app.ts): longer than any id or name of the API.
+  FST_ERR_MAX_PARAM_LENGTH: "A part of the path is too long",
+};
+
+/**
+ * Fastify's `frameworkErrors`: a path the router cannot read (a bad %-escape, a part over the
+ * router's limit) answers like any other bad input, 400 with the spec §8 body (Fastify's own
+ * answer had its internal code, the caller's URL echoed and no security headers).
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message = FRAMEWORK_ERRORS[error.code];
+  const [code, status] = message === undefined ? [ErrorCode.unexpected, 500] : [ErrorCode.validation, 400];
+  void reply
+    .headers(BARE_ANSWER_HEADERS)
+    .status(status)
+    .send(errorBody(code, status, message ?? "Unexpected error"));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request the HTTP parser refuses (a malformed request line or
+ * header, headers too large, a request sent too slowly) gets the spec §8 body on the socket,
+ * then the connection is closed, as Node does.
+ */
+export function clientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, message] =
+    err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "The request took too long"]
+      : err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "The request's headers are too large"]
+        : [400, "Malformed HTTP request"];
+  const body = JSON.stringify(errorBody(ErrorCode.validation, status, message));
+  if (socket.writable) {
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      "content-type: application/json; charset=utf-8",
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(BARE_ANSWER_HEADERS).map(([name, value]) => `${name}: ${value}`),
+      "connection: close",
+    ];
+    socket.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /** An AppError as the spec §8 body, with the headers its status asks for. */

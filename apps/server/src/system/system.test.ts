@@ -1,3 +1,4 @@
+import net from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { ErrorCode } from "@carecampus/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -119,6 +120,77 @@ describe("bad input never gives a 500", () => {
       headers: bearer(cast.tokens.superchris),
     });
     expect(id.statusCode).toBe(400);
+  });
+
+  it("refuses an id written any other way than its digits: it never acts on the object it would convert to", async () => {
+    // superchris may read user 1; each of these would read as 1 through a number conversion.
+    for (const alias of ["0x1", "1e0", "%2B1", "01", "%201", "1.0"]) {
+      const res = await ctx.app.inject({
+        method: "GET",
+        url: `/api/auth/users/${alias}`,
+        headers: bearer(cast.tokens.superchris),
+      });
+      expect(res.statusCode, alias).toBe(400);
+      expect(res.json()).toMatchObject({ error_code: ErrorCode.validation, status_code: 400 });
+    }
+    const wiki = await ctx.app.inject({
+      method: "POST",
+      url: "/api/wiki/topics",
+      headers: bearer(cast.tokens.superchris),
+      payload: { key: "bigfacility", title: "x", facility: 2 ** 31 },
+    });
+    expect(wiki.statusCode).toBe(400);
+    expect(wiki.json()).toMatchObject({
+      error_code: ErrorCode.validation,
+      message: expect.stringMatching(/^facility/),
+    });
+  });
+
+  it("answers a path the router cannot read with 400, the error body and the security headers", async () => {
+    for (const url of [
+      `/api/auth/admin/users/${"9".repeat(201)}`,
+      "/api/auth/admin/users/%E0%A4%A",
+      "/api/wiki/page/%ZZ/x",
+    ]) {
+      const res = await ctx.app.inject({ method: "GET", url, headers: bearer(cast.tokens.superchris) });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({ error_code: ErrorCode.validation, status_code: 400 });
+      expect(res.body).not.toMatch(/FST_|%E0|9{50}/);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(String(res.headers["content-security-policy"])).toContain("default-src 'none'");
+    }
+  });
+
+  it("answers a request the HTTP parser refuses with the error body, then closes the connection", async () => {
+    await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = ctx.app.server.address() as net.AddressInfo;
+    /** What the server writes back to these bytes before it closes the connection. */
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
+        let answer = "";
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk) => {
+          answer += chunk;
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(answer));
+      });
+    const cases: [string, number][] = [
+      ["GET /api/health HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n", 400],
+      ["GET /api/health HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\x01b\r\n\r\n", 400],
+      ["NONSENSE\r\n\r\n", 400],
+      [`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431],
+    ];
+    for (const [request, status] of cases) {
+      const answer = await raw(request);
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      expect(head.split("\r\n")[0], request.slice(0, 40)).toBe(
+        `HTTP/1.1 ${status} ${status === 400 ? "Bad Request" : "Request Header Fields Too Large"}`,
+      );
+      expect(JSON.parse(body)).toMatchObject({ error_code: ErrorCode.validation, status_code: status });
+      expect(head.toLowerCase()).toContain("x-content-type-options: nosniff");
+    }
   });
 });
 

@@ -3,9 +3,16 @@ import { NOTIFICATION_TYPES } from "../messages";
 
 const NotificationType = z.enum(NOTIFICATION_TYPES);
 
-export const Id = z.coerce.number().int().positive().max(2_147_483_647);
 /** An id inside a JSON body: a number as sent, never coerced (`true` or `[["70"]]` are not ids). */
 export const BodyId = z.number().int().positive().max(2_147_483_647);
+/** An id as a path or query string writes it: decimal digits, no sign, spaces or leading zeros. */
+const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
+/**
+ * An id in a path or query string (or in a body that may send it as a string): its decimal
+ * digits, as the app writes them, else refused like any bad id. Not `0x5`, `5e0`, `+5`, `0005`
+ * or ` 5`, which a number conversion reads as 5: a malformed id never acts on a real object.
+ */
+export const Id = z.preprocess((v) => (typeof v === "string" && CANONICAL_ID.test(v) ? Number(v) : v), BodyId);
 export const IdParams = z.object({ id: Id }).strict();
 
 export const HealthResponse = z.object({ status: z.literal("ok") }).meta({ id: "Health" });

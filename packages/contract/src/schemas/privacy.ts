@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EXPORT_CATEGORIES, PRIVACY_PARTS } from "../rules/privacy";
-import { Id } from "./common";
+import { BodyId } from "./common";
 
 /**
  * The answer to an erasure request (GDPR Art. 17): what went at once, what is kept, on which
@@ -8,7 +8,7 @@ import { Id } from "./common";
  */
 export const ErasureAnswer = z
   .object({
-    user_id: Id,
+    user_id: BodyId,
     /** erased: nothing had to be kept, the person is erased now; partial: what could go went, the record stays. */
     outcome: z.enum(["erased", "partial"]),
     /** What was erased at once. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONTENT_LANGUAGE_PATTERN, TRANSLATION_STATUSES } from "../rules/translations";
-import { Id, RequiredText, Str, Text } from "./common";
+import { BodyId, Id, RequiredText, Str, Text } from "./common";
 
 /*
  * Wiki and quality-management handbook (ARCHITECTURE decision 14). Pages live in a two-level
@@ -182,7 +182,7 @@ export const WikiTopicCreate = z
     key: WikiSlug,
     title: RequiredText(WIKI_TITLE_MAX),
     /** A facility topic; left out: a common one. */
-    facility: z.number().int().positive().optional(),
+    facility: BodyId.optional(),
   })
   .strict();
 export type WikiTopicCreate = z.infer<typeof WikiTopicCreate>;
@@ -194,7 +194,7 @@ export const WikiPageCreate = z
     topic: WikiSlug,
     slug: WikiSlug,
     /** A facility page; left out: a common page. */
-    facility: z.number().int().positive().optional(),
+    facility: BodyId.optional(),
     lang: WikiLanguage.default("de"),
     title: RequiredText(WIKI_TITLE_MAX),
     markdown: Markdown,
