@@ -297,6 +297,15 @@ describe("access policies (pure)", () => {
     }
   });
 
+  it("says why a user who holds a role the actor cannot give is out of reach (not 'grant' for a delete)", () => {
+    const superchris = { id: 200, facilityId: null, roles: ["superchris"] as Role[] };
+    for (const action of ["user.edit", "user.delete"] as const) {
+      expect(() => assertMay(ACTORS.contentmanager, action, superchris)).toThrow(
+        "You may not change a user with the role(s): superchris",
+      );
+    }
+  });
+
   it("assertMayGrant: only grantable roles, and no new roles for oneself", () => {
     expect(() => assertMayGrant(ACTORS.administrator, ["supervisor", "employee"])).not.toThrow();
     expect(() => assertMayGrant(ACTORS.administrator, ["contentmanager"])).toThrow(/contentmanager/);

@@ -427,8 +427,9 @@ function forbidden(actor: Actor, action: Action, target: Target | undefined): Ap
       return new AppError(ErrorCode.forbidden, policy.selfRefused ?? "Not on yourself");
     }
     if (policy.grant && target?.roles) {
+      // Acting on a user who holds a role the actor could not give (edit, delete, restore, erase).
       const refused = ungrantable(actor, target.roles).join(", ");
-      return new AppError(ErrorCode.forbidden, `You may not grant the role(s): ${refused}`);
+      return new AppError(ErrorCode.forbidden, `You may not change a user with the role(s): ${refused}`);
     }
   }
   const failure = policy.forbidden ?? { code: ErrorCode.forbidden, message: "Forbidden" };

@@ -6,8 +6,17 @@ import classes from "./SafeHtml.module.css";
  * HTML from the server, sanitised once more in the browser (defence in depth: the server
  * stores it sanitised already). Links keep only href, title, rel and target.
  */
+/**
+ * This component's own DOMPurify: a table wider than its place scrolls sideways
+ * (SafeHtml.module.css), so every table takes the keyboard focus to be scrolled by keys too.
+ */
+const purify = DOMPurify();
+purify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.nodeName === "TABLE") node.setAttribute("tabindex", "0");
+});
+
 export function SafeHtml({ html, tags = EXPLANATION_TAGS }: { html: string; tags?: readonly string[] }) {
-  const clean = DOMPurify.sanitize(html, { ALLOWED_TAGS: [...tags], ALLOWED_ATTR: [...LINK_ATTRIBUTES] });
+  const clean = purify.sanitize(html, { ALLOWED_TAGS: [...tags], ALLOWED_ATTR: [...LINK_ATTRIBUTES] });
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by DOMPurify just above
   return <div className={classes.html} dangerouslySetInnerHTML={{ __html: clean }} />;
 }

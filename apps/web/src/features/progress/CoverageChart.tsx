@@ -64,7 +64,15 @@ export function CoverageChart({ overview, trainings }: { overview: TopicOverview
         })}
       </Stack>
       {facilities.length > 1 && (
-        <Table.ScrollContainer minWidth={400} mt="md">
+        <Table.ScrollContainer
+          minWidth={400}
+          mt="md"
+          type="native"
+          // Wider than a phone: a region the keyboard can scroll too.
+          tabIndex={0}
+          role="region"
+          aria-label={t("progress.chartTitle")}
+        >
           <Table withTableBorder withColumnBorders fz="xs" data-testid="facility-coverage">
             <Table.Thead>
               <Table.Tr>

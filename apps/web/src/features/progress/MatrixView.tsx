@@ -90,7 +90,14 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
           {acquiredMode ? t("progress.datesAcquired") : t("progress.datesExpiry")}
         </Text>
       </Group>
-      <Box className={classes.matrixScroll} data-testid="progress-matrix">
+      {/* A region of its own that scrolls both ways: focusable, so a keyboard scrolls it too. */}
+      <Box
+        className={classes.matrixScroll}
+        data-testid="progress-matrix"
+        tabIndex={0}
+        role="region"
+        aria-label={t("progress.modeMatrix")}
+      >
         <table className={classes.matrix} aria-describedby="matrix-date-note">
           <thead>
             <tr>

@@ -58,7 +58,14 @@ export function ImportPreview({ rows, rowNumbers, problems, onlyProblems }: Impo
   const shown = indices.slice(0, PREVIEW_ROWS);
   return (
     <>
-      <Table.ScrollContainer minWidth={900} type="native">
+      <Table.ScrollContainer
+        minWidth={900}
+        type="native"
+        // Wider than most screens: a region the keyboard can scroll too.
+        tabIndex={0}
+        role="region"
+        aria-label={t("usersImport.title")}
+      >
         <Table verticalSpacing={6} fz="sm" style={{ whiteSpace: "nowrap" }} data-testid="import-preview">
           <Table.Thead>
             <Table.Tr>
