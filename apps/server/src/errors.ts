@@ -157,8 +157,10 @@ const FRAMEWORK_ERRORS: Record<string, string> = {
  * router's limit) answers like any other bad input, 400 with the spec §8 body (Fastify's own
  * answer had its internal code, the caller's URL echoed and no security headers).
  */
-export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const message = FRAMEWORK_ERRORS[error.code];
+  // Any other (an async route constraint failing; the app has none): a bug, logged as the handler does.
+  if (message === undefined) request.log.error({ err: error }, "unexpected error");
   const [code, status] = message === undefined ? [ErrorCode.unexpected, 500] : [ErrorCode.validation, 400];
   void reply
     .headers(BARE_ANSWER_HEADERS)

@@ -2,6 +2,7 @@ import { COLOUR_ORDER, type ExpiryColour, type TopicOverview, validShare } from 
 import { Box, Card, Group, Stack, Table, Text, Title, Tooltip } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
+import { scrollRegion } from "../../components/scroll-region";
 
 type Training = TopicOverview["trainings"][number];
 
@@ -64,15 +65,7 @@ export function CoverageChart({ overview, trainings }: { overview: TopicOverview
         })}
       </Stack>
       {facilities.length > 1 && (
-        <Table.ScrollContainer
-          minWidth={400}
-          mt="md"
-          type="native"
-          // Wider than a phone: a region the keyboard can scroll too.
-          tabIndex={0}
-          role="region"
-          aria-label={t("progress.chartTitle")}
-        >
+        <Table.ScrollContainer minWidth={400} mt="md" type="native" {...scrollRegion(t("progress.chartTitle"))}>
           <Table withTableBorder withColumnBorders fz="xs" data-testid="facility-coverage">
             <Table.Thead>
               <Table.Tr>

@@ -7,6 +7,7 @@ import { showSuccess } from "../../api/client";
 import { settings } from "../../app/settings";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { EXPIRY_COLOURS } from "../../components/ExpiryBadge";
+import { scrollRegion } from "../../components/scroll-region";
 import classes from "./progress.module.css";
 import { useMarkPassive } from "./queries";
 
@@ -90,14 +91,7 @@ export function MatrixView({ overview, trainings }: { overview: TopicOverview; t
           {acquiredMode ? t("progress.datesAcquired") : t("progress.datesExpiry")}
         </Text>
       </Group>
-      {/* A region of its own that scrolls both ways: focusable, so a keyboard scrolls it too. */}
-      <Box
-        className={classes.matrixScroll}
-        data-testid="progress-matrix"
-        tabIndex={0}
-        role="region"
-        aria-label={t("progress.modeMatrix")}
-      >
+      <Box className={classes.matrixScroll} data-testid="progress-matrix" {...scrollRegion(t("progress.modeMatrix"))}>
         <table className={classes.matrix} aria-describedby="matrix-date-note">
           <thead>
             <tr>

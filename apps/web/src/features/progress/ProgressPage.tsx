@@ -130,12 +130,7 @@ export default function ProgressPage() {
               )}
             </Group>
             {mode === "list" && (
-              <ScrollArea
-                type="auto"
-                offsetScrollbars
-                // A strip wider than a phone scrolls sideways: focusable, so a keyboard scrolls it too.
-                viewportProps={{ tabIndex: 0, role: "region", "aria-label": t("progress.topic") }}
-              >
+              <ScrollArea type="auto" offsetScrollbars>
                 <Chip.Group
                   multiple={false}
                   value={topicId === null ? null : String(topicId)}

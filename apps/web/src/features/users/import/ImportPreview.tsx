@@ -3,6 +3,7 @@ import { List, Table, Text } from "@mantine/core";
 import type { TFunction } from "i18next";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
+import { scrollRegion } from "../../../components/scroll-region";
 
 /** Rendering thousands of rows would freeze the tab; the summary counts every problem anyway. */
 const PREVIEW_ROWS = 200;
@@ -58,14 +59,7 @@ export function ImportPreview({ rows, rowNumbers, problems, onlyProblems }: Impo
   const shown = indices.slice(0, PREVIEW_ROWS);
   return (
     <>
-      <Table.ScrollContainer
-        minWidth={900}
-        type="native"
-        // Wider than most screens: a region the keyboard can scroll too.
-        tabIndex={0}
-        role="region"
-        aria-label={t("usersImport.title")}
-      >
+      <Table.ScrollContainer minWidth={900} type="native" {...scrollRegion(t("usersImport.title"))}>
         <Table verticalSpacing={6} fz="sm" style={{ whiteSpace: "nowrap" }} data-testid="import-preview">
           <Table.Thead>
             <Table.Tr>
